@@ -1,0 +1,37 @@
+/*
+ * Per-request identity. The client's credentials are squashed as the export
+ * says, then installed as this worker thread's file-system identity
+ * (setfsuid/setfsgid/setgroups, as raw syscalls because glibc would apply
+ * them to every thread), so the kernel's own permission checks apply.
+ */
+#ifndef USERNFSD_CREDS_H
+#define USERNFSD_CREDS_H
+
+#include <sys/types.h>
+
+#include "dispatch.h"
+
+struct export_opts;
+
+struct eff_cred {
+	uid_t uid;
+	gid_t gid;
+	unsigned ngids;
+	gid_t gids[RPC_MAX_GIDS];
+};
+
+struct creds_state {
+	int valid;		/* what the thread currently runs as */
+	struct eff_cred cur;
+};
+
+void creds_init(struct creds_state *st);
+/* True when the process may switch identities (it runs as root). */
+int creds_switching(void);
+void creds_squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out);
+/* Makes the calling thread act as c for file-system access. 0 or -1. */
+int creds_apply(struct creds_state *st, const struct eff_cred *c);
+/* Back to the daemon's own identity (needed for open_by_handle_at). */
+int creds_root(struct creds_state *st);
+
+#endif

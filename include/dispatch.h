@@ -1,0 +1,79 @@
+/*
+ * RPC call dispatch: decodes the call header and credentials (libtirpc's
+ * XDR routines), finds the program/version/procedure, decodes arguments with
+ * the rpcgen routines, runs the handler and encodes the reply. Runs on a
+ * worker thread; everything here is per-request or read-only.
+ */
+#ifndef USERNFSD_DISPATCH_H
+#define USERNFSD_DISPATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <rpc/rpc.h>
+
+struct rpc_req;
+struct export_table;
+
+/* rpcgen routines and xdr_void have different prototypes; void (*)(void) converts to any. */
+#define XDRPROC(f) ((xdrproc_t)(void (*)(void))(f))
+
+#define RPC_MAX_GIDS 16
+
+struct rpc_cred {
+	uint32_t flavor;	/* AUTH_NONE or AUTH_SYS */
+	uint32_t uid, gid;
+	unsigned ngids;
+	uint32_t gids[RPC_MAX_GIDS];
+};
+
+struct worker;
+
+struct rpc_call {
+	struct rpc_req *req;
+	struct worker *w;
+	uint32_t xid, prog, vers, proc;
+	struct rpc_cred cred;
+	struct export_table *exports;	/* held for the life of the call */
+	int drop_reply;			/* a handler may decide not to answer */
+};
+
+typedef void (*rpc_handler)(struct rpc_call *call, void *args, void *res);
+
+#define PROC_AUTH_SYS	0x1	/* AUTH_NONE is too weak for this procedure */
+
+struct rpc_proc {
+	const char *name;
+	xdrproc_t xdr_args;
+	size_t args_size;
+	xdrproc_t xdr_res;
+	size_t res_size;
+	rpc_handler fn;
+	unsigned flags;
+};
+
+struct rpc_version {
+	uint32_t vers;
+	const struct rpc_proc *procs;
+	unsigned nprocs;
+};
+
+struct rpc_program {
+	uint32_t prog;
+	const char *name;
+	const struct rpc_version *versions;
+	unsigned nversions;
+};
+
+void dispatch_register(const struct rpc_program *prog);
+struct worker *worker_new(void);
+void dispatch_request(struct worker *w, struct rpc_req *req);
+
+/* Zeroed per-call memory for results; released when the reply has gone. */
+void *call_alloc(struct rpc_call *call, size_t n);
+struct creds_state;
+/* The worker thread's current identity, switched per call by fsops. */
+struct creds_state *call_creds(struct rpc_call *call);
+/* The worker's scratch buffer for bulk data (READ), at least n bytes. */
+void *call_databuf(struct rpc_call *call, size_t n);
+
+#endif

@@ -1,0 +1,15 @@
+/* errno to NFS status: the one table every protocol version uses. */
+#ifndef USERNFSD_ERRMAP_H
+#define USERNFSD_ERRMAP_H
+
+#include "nfs3_prot.h"
+
+/* An errno-style code of our own, above the system range: not a handle we issued. */
+#define EBADHANDLE 10001
+
+/* NFSv3 status for an errno value; unknown values become NFS3ERR_IO. */
+nfsstat3 errno_to_nfs3(int err);
+/* MOUNT v3 status for an errno value. */
+int errno_to_mnt3(int err);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * The inode cache: file handle -> open object. Each entry holds an O_PATH
+ * descriptor, so every operation works on the object itself (openat/fstatat
+ * families), never on a path that could be swapped underneath.
+ *
+ * A miss is resolved with open_by_handle_at when the kernel handle and the
+ * privilege are there; otherwise by searching the export for the inode
+ * number and checking the candidate's kernel handle or generation. Either
+ * way a handle survives daemon restarts and renames of the object or its
+ * ancestors.
+ */
+#ifndef USERNFSD_ICACHE_H
+#define USERNFSD_ICACHE_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "fh.h"
+
+struct export;
+struct creds_state;
+
+struct inode_ent {
+	struct fh fh;		/* the handle this entry answers to */
+	int fd;			/* O_PATH, owned by the cache */
+	int rdfd;		/* O_RDONLY for regular files, opened on first READ */
+	mode_t type;		/* S_IFMT bits */
+	/* cache internals */
+	struct inode_ent *hnext;
+	struct inode_ent *lru_prev, *lru_next;
+	unsigned refs;
+	int detached;		/* forgotten: freed by the last icache_put */
+};
+
+void icache_init(unsigned capacity);
+/*
+ * Returns 0 with a referenced entry, or an errno: ESTALE (gone), EBADF (not
+ * a handle this export could have issued), or a resource error.
+ */
+int icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs,
+    struct inode_ent **out);
+/*
+ * Enters an object found by name under dirfd. Fills fh and returns a
+ * referenced entry, or an errno.
+ */
+int icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out);
+void icache_put(struct inode_ent *e);
+/* Another reference to an entry already held. */
+void icache_ref(struct inode_ent *e);
+/* openat2 confined beneath dirfd: no symlinks, no mount crossing, no escape. */
+int openat_beneath(int dirfd, const char *path, int flags);
+/* Forget an object the server knows is gone. */
+void icache_forget(struct inode_ent *e);
+/* Readable descriptor for a regular file entry (opened once, kept). */
+int icache_read_fd(struct inode_ent *e, struct creds_state *cs);
+/* Drops entries whose objects were deleted behind our back. */
+void icache_sweep(void);
+
+/* Builds the handle for an object named 'name' under dirfd (no cache entry). */
+int fh_for_name(const struct export *exp, int dirfd, const char *name, const struct stat *st,
+    struct fh *out);
+/* The generation we use: derived from the birth time where the fs has one. */
+uint32_t gen_from_statx_btime(int64_t sec, uint32_t nsec);
+
+#endif

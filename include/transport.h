@@ -1,0 +1,77 @@
+/*
+ * Sockets: UDP and TCP listeners (IPv4 and IPv6), TCP connections with record
+ * marking, and the epoll loop run by the main thread. Whole requests go to
+ * the worker pool; workers send replies themselves (transport_reply), so a
+ * slow request never holds up the loop or other requests on the same
+ * connection. See DESIGN.md.
+ */
+#ifndef USERNFSD_TRANSPORT_H
+#define USERNFSD_TRANSPORT_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* Largest TCP record accepted: a 1 MiB WRITE plus RPC and NFS headers. */
+#define RPC_MAX_RECORD ((1u << 20) + 8192)
+/* Largest payload (READ/WRITE data) per transport, also advertised by FSINFO. */
+#define TCP_MAX_PAYLOAD (1u << 20)
+#define UDP_MAX_PAYLOAD (32u << 10)
+/* Bytes a worker must leave free in front of a reply for the record mark. */
+#define REPLY_HEADROOM 4
+
+struct conn;
+
+struct rpc_req {
+	struct rpc_req *next;		/* work queue link */
+	struct conn *conn;		/* TCP: holds a reference; UDP: NULL */
+	int udp_fd;
+	int proto;			/* IPPROTO_UDP or IPPROTO_TCP */
+	uint16_t local_port;		/* the port the call came in on */
+	struct sockaddr_storage peer;
+	socklen_t peerlen;
+	union {
+		struct in_pktinfo v4;
+		struct in6_pktinfo v6;
+	} pktinfo;			/* UDP: reply from the address asked */
+	int pktinfo_family;		/* 0 when none */
+	uint8_t *buf;			/* the call message (owned) */
+	size_t len;
+};
+
+struct listen_spec {
+	const char *bind_addr;		/* NULL: all addresses, IPv4 and IPv6 */
+	uint16_t ports[2];		/* NFS and MOUNT */
+	unsigned nports;
+};
+
+/* One bound socket, reported so rpcbind registration knows what exists. */
+struct bound_socket {
+	const char *netid;		/* "udp", "tcp", "udp6", "tcp6" */
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	uint16_t port;
+};
+
+int transport_listen(const struct listen_spec *spec, char *err, size_t errlen);
+size_t transport_bound(const struct bound_socket **out);
+/* Waits up to timeout_ms for I/O (signals interrupt it) and handles what came. */
+void transport_poll(int timeout_ms, const void *sigmask);
+/* Periodic housekeeping: idle connections. */
+void transport_tick(void);
+void transport_close_all(void);
+
+/*
+ * Sends a reply for req. msg points REPLY_HEADROOM bytes after the start of
+ * a buffer the caller owns; TCP writes the record mark there.
+ */
+void transport_reply(struct rpc_req *req, uint8_t *msg, size_t len);
+/* Releases a request (after its reply was sent, or when it is dropped). */
+void req_free(struct rpc_req *req);
+size_t req_max_payload(const struct rpc_req *req);
+/* Printable peer address ("192.0.2.1" or "2001:db8::1"). */
+void req_peer_str(const struct rpc_req *req, char *buf, size_t len);
+uint16_t req_peer_port(const struct rpc_req *req);
+
+#endif

@@ -1,0 +1,88 @@
+/* Credential squashing and per-thread identity switching. */
+#include "config.h"
+
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "creds.h"
+#include "exports.h"
+
+static int
+is_root(void)
+{
+	return geteuid() == 0;
+}
+
+void
+creds_init(struct creds_state *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+int
+creds_switching(void)
+{
+	return is_root();
+}
+
+void
+creds_squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (in->flavor != AUTH_SYS || (o->flags & EXP_ALL_SQUASH)) {
+		out->uid = o->anonuid;
+		out->gid = o->anongid;
+		return;
+	}
+	out->uid = in->uid;
+	out->gid = in->gid;
+	for (unsigned i = 0; i < in->ngids && i < RPC_MAX_GIDS; i++)
+		out->gids[out->ngids++] = in->gids[i];
+	if (o->flags & EXP_ROOT_SQUASH) {
+		if (out->uid == 0)
+			out->uid = o->anonuid;
+		if (out->gid == 0)
+			out->gid = o->anongid;
+		for (unsigned i = 0; i < out->ngids; i++)
+			if (out->gids[i] == 0)
+				out->gids[i] = o->anongid;
+	}
+}
+
+static int
+same_cred(const struct eff_cred *a, const struct eff_cred *b)
+{
+	return a->uid == b->uid && a->gid == b->gid && a->ngids == b->ngids &&
+	    memcmp(a->gids, b->gids, a->ngids * sizeof(a->gids[0])) == 0;
+}
+
+int
+creds_apply(struct creds_state *st, const struct eff_cred *c)
+{
+	if (!is_root())
+		return 0;	/* an unprivileged daemon acts as itself */
+	if (st->valid && same_cred(&st->cur, c))
+		return 0;
+	/* Groups first, then gid, then uid: each step needs the privileges of the last. */
+	if (syscall(SYS_setgroups, (long)c->ngids, c->gids) < 0)
+		return -1;
+	syscall(SYS_setfsgid, (long)c->gid);
+	syscall(SYS_setfsuid, (long)c->uid);
+	/* setfsuid reports the previous id, never an error: verify instead. */
+	if ((uid_t)syscall(SYS_setfsuid, -1L) != c->uid || (gid_t)syscall(SYS_setfsgid, -1L) != c->gid) {
+		st->valid = 0;
+		return -1;
+	}
+	st->cur = *c;
+	st->valid = 1;
+	return 0;
+}
+
+int
+creds_root(struct creds_state *st)
+{
+	struct eff_cred root = { 0 };
+
+	return creds_apply(st, &root);
+}

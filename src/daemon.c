@@ -1,0 +1,330 @@
+/*
+ * Process life: detach, bind, register, serve, reload on SIGHUP, stop on
+ * SIGTERM/SIGINT. Signal handlers only set flags; the main loop, which is
+ * the only thread with those signals unblocked (during epoll_pwait), acts.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
+
+#include "daemon.h"
+#include "dispatch.h"
+#include "exports.h"
+#include "fh.h"
+#include "fsops.h"
+#include "icache.h"
+#include "log.h"
+#include "mountd.h"
+#include "nfs3.h"
+#include "rpcreg.h"
+#include "transport.h"
+#include "workq.h"
+
+static volatile sig_atomic_t got_hup, got_term;
+
+static void
+on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		got_hup = 1;
+	else
+		got_term = 1;
+}
+
+static void
+notify(const char *state)
+{
+#ifdef HAVE_SYSTEMD
+	sd_notify(0, state);
+#else
+	(void)state;
+#endif
+}
+
+static void
+log_export_error(void *arg, const char *msg)
+{
+	(void)arg;
+	log_warnx("%s", msg);
+}
+
+static void
+print_export_error(void *arg, const char *msg)
+{
+	fprintf(arg, "%s\n", msg);
+}
+
+int
+daemon_check_exports(const char *file)
+{
+	struct export_table *t = exports_load(file, print_export_error, stderr);
+
+	if (t == NULL) {
+		fprintf(stderr, "%s: errors found; nothing would be exported\n", file);
+		return 1;
+	}
+	exports_print(stdout, t);
+	exports_free(t);
+	return 0;
+}
+
+/* ---- start-up helpers ---- */
+
+static int
+make_statedir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -1;
+	if (stat(dir, &st) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+write_pidfile(const char *path)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, (size_t)len) != len) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+static void
+raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	/* Cached descriptors and connections both need room. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * Without --foreground: fork; the parent waits on a pipe until the child
+ * reports "ready" or an error, so the exit status means what it says.
+ */
+static int report_fd = -1;
+
+static void
+detach(void)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		fatal("pipe");
+	pid = fork();
+	if (pid < 0)
+		fatal("fork");
+	if (pid > 0) {
+		char msg[1024];
+		ssize_t n;
+
+		close(p[1]);
+		n = read(p[0], msg, sizeof(msg) - 1);
+		if (n > 0 && strncmp(msg, "ok", 2) == 0)
+			_exit(0);
+		if (n > 0) {
+			msg[n] = '\0';
+			fprintf(stderr, "usernfsd: %s\n", msg);
+		} else {
+			fprintf(stderr, "usernfsd: failed to start (see the system log)\n");
+		}
+		_exit(1);
+	}
+	close(p[0]);
+	report_fd = p[1];
+	setsid();
+	if (chdir("/") < 0)
+		fatal("chdir /");
+}
+
+static void
+report(const char *msg)
+{
+	if (report_fd >= 0) {
+		if (write(report_fd, msg, strlen(msg)) < 0) {
+			/* The parent is gone; nothing left to tell. */
+		}
+		close(report_fd);
+		report_fd = -1;
+	}
+}
+
+static int NORETURN
+startup_failed(const char *msg)
+{
+	log_warnx("%s", msg);
+	report(msg);
+	exit(1);
+}
+
+static void
+quiet_stdio(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+}
+
+static void
+setup_signals(sigset_t *waitmask)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	/* Blocked except inside epoll_pwait: no request is ever interrupted. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &block, waitmask);
+	sigdelset(waitmask, SIGHUP);
+	sigdelset(waitmask, SIGTERM);
+	sigdelset(waitmask, SIGINT);
+}
+
+static void
+reload(const char *file)
+{
+	struct export_table *t;
+
+	notify("RELOADING=1");
+	log_info("SIGHUP: re-reading %s", file);
+	t = exports_load(file, log_export_error, NULL);
+	if (t == NULL)
+		log_warnx("%s has errors; the previous exports stay in force", file);
+	else
+		exports_install(t);
+	notify("READY=1");
+}
+
+int
+daemon_run(const struct daemon_opts *o)
+{
+	struct listen_spec ls = { .bind_addr = o->bind_addr, .nports = 2 };
+	struct export_table *t;
+	sigset_t waitmask;
+	char err[512];
+	time_t last_tick = 0;
+
+	if (!o->foreground)
+		detach();
+	log_init("usernfsd", o->foreground, o->debug);
+	setup_signals(&waitmask);
+
+	if (make_statedir(o->statedir) < 0) {
+		snprintf(err, sizeof(err), "state directory %s: %s", o->statedir, strerror(errno));
+		startup_failed(err);
+	}
+	if (fh_load_or_create_key(o->statedir) < 0) {
+		snprintf(err, sizeof(err), "%s/handle-key: %s%s", o->statedir, strerror(errno),
+		    errno == EPERM ? " (must not be readable by others)" : "");
+		startup_failed(err);
+	}
+	t = exports_load(o->exports_file, log_export_error, NULL);
+	if (t == NULL) {
+		snprintf(err, sizeof(err), "%s has errors; not starting", o->exports_file);
+		startup_failed(err);
+	}
+	exports_install(t);
+	raise_fd_limit();
+	icache_init(0);
+	mountd_init(o->statedir);
+
+	ls.ports[0] = o->nfs_port;
+	ls.ports[1] = o->mount_port;
+	if (o->nfs_port == o->mount_port)
+		ls.nports = 1;
+	if (transport_listen(&ls, err, sizeof(err)) < 0)
+		startup_failed(err);
+	dispatch_register(&nfs_program);
+	dispatch_register(&mount_program);
+	if (workq_start(o->threads, dispatch_request, worker_new) < 0)
+		startup_failed("cannot start worker threads");
+	if (!o->no_rpcbind &&
+	    (rpcreg_set(NFS_PROGRAM_NUMBER, 3, o->nfs_port, err, sizeof(err)) < 0 ||
+	     rpcreg_set(MOUNT_PROGRAM_NUMBER, 3, o->mount_port, err, sizeof(err)) < 0)) {
+		rpcreg_unset_all();
+		startup_failed(err);
+	}
+	if (o->pidfile && write_pidfile(o->pidfile) < 0) {
+		snprintf(err, sizeof(err), "pidfile %s: %s", o->pidfile, strerror(errno));
+		rpcreg_unset_all();
+		startup_failed(err);
+	}
+	log_info("ready: NFS on port %u, MOUNT on port %u, %u threads, exports from %s",
+	    o->nfs_port, o->mount_port, o->threads, o->exports_file);
+	notify("READY=1");
+	report("ok");
+	if (!o->foreground)
+		quiet_stdio();
+
+	while (!got_term) {
+		time_t now;
+
+		transport_poll(1000, &waitmask);
+		if (got_hup) {
+			got_hup = 0;
+			reload(o->exports_file);
+		}
+		now = time(NULL);
+		if (now != last_tick) {
+			last_tick = now;
+			transport_tick();
+			fs_tick();
+		}
+	}
+
+	log_info("shutting down");
+	notify("STOPPING=1");
+	if (!o->no_rpcbind)
+		rpcreg_unset_all();
+	/* Requests already accepted finish and are answered before sockets close. */
+	workq_stop();
+	transport_close_all();
+	if (o->pidfile)
+		unlink(o->pidfile);
+	exports_install(NULL);
+	return 0;
+}

@@ -1,0 +1,359 @@
+/* RPC call decoding, procedure dispatch and reply encoding (RFC 5531). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "creds.h"
+#include "dispatch.h"
+#include "exports.h"
+#include "log.h"
+#include "transport.h"
+
+#define MAX_PROGRAMS 8
+#define ARGS_MAX 512		/* largest rpcgen argument struct, checked at registration */
+#define REPLY_BUF_LEN (TCP_MAX_PAYLOAD + 65536)
+#define ARENA_CHUNK (256u << 10)
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;
+	unsigned char data[];
+};
+
+struct worker {
+	uint8_t *reply;		/* REPLY_HEADROOM + REPLY_BUF_LEN */
+	uint8_t *databuf;
+	size_t databuf_len;
+	struct arena_chunk *arena;
+	struct creds_state creds;
+};
+
+static const struct rpc_program *programs[MAX_PROGRAMS];
+static unsigned nprograms;
+
+void
+dispatch_register(const struct rpc_program *prog)
+{
+	if (nprograms == MAX_PROGRAMS)
+		fatalx("too many RPC programs");
+	for (unsigned v = 0; v < prog->nversions; v++)
+		for (unsigned p = 0; p < prog->versions[v].nprocs; p++)
+			if (prog->versions[v].procs[p].args_size > ARGS_MAX)
+				fatalx("%s: argument struct too large", prog->versions[v].procs[p].name);
+	programs[nprograms++] = prog;
+}
+
+struct worker *
+worker_new(void)
+{
+	struct worker *w = calloc(1, sizeof(*w));
+
+	if (w == NULL || (w->reply = malloc(REPLY_HEADROOM + REPLY_BUF_LEN)) == NULL)
+		fatal("worker buffers");
+	creds_init(&w->creds);
+	return w;
+}
+
+void *
+call_alloc(struct rpc_call *call, size_t n)
+{
+	struct worker *w = call->w;
+	struct arena_chunk *c = w->arena;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (c == NULL || c->cap - c->used < n) {
+		size_t cap = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		c = malloc(sizeof(*c) + cap);
+		if (c == NULL)
+			return NULL;
+		c->next = w->arena;
+		c->used = 0;
+		c->cap = cap;
+		w->arena = c;
+	}
+	p = c->data + c->used;
+	c->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+struct creds_state *
+call_creds(struct rpc_call *call)
+{
+	return &call->w->creds;
+}
+
+void *
+call_databuf(struct rpc_call *call, size_t n)
+{
+	struct worker *w = call->w;
+
+	if (w->databuf_len < n) {
+		free(w->databuf);
+		w->databuf = malloc(n);
+		w->databuf_len = w->databuf ? n : 0;
+	}
+	return w->databuf;
+}
+
+static void
+arena_reset(struct worker *w)
+{
+	/* Keep one chunk warm; give back the rest (a big READDIR may have grown it). */
+	while (w->arena && w->arena->next) {
+		struct arena_chunk *c = w->arena;
+		w->arena = c->next;
+		free(c);
+	}
+	if (w->arena) {
+		if (w->arena->cap > ARENA_CHUNK) {
+			free(w->arena);
+			w->arena = NULL;
+		} else {
+			w->arena->used = 0;
+		}
+	}
+}
+
+/* ---- replies ---- */
+
+static void
+send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
+{
+	XDR x;
+	uint8_t *msg = w->reply + REPLY_HEADROOM;
+
+	xdrmem_create(&x, (char *)msg, REPLY_BUF_LEN, XDR_ENCODE);
+	if (!xdr_replymsg(&x, reply)) {
+		/* The result did not encode: say so rather than go silent. */
+		xdr_destroy(&x);
+		log_warnx("xid %08x: reply does not encode", (unsigned)reply->rm_xid);
+		reply->acpted_rply.ar_stat = SYSTEM_ERR;
+		reply->acpted_rply.ar_results.proc = XDRPROC(xdr_void);
+		xdrmem_create(&x, (char *)msg, REPLY_BUF_LEN, XDR_ENCODE);
+		if (!xdr_replymsg(&x, reply))
+			return;
+	}
+	transport_reply(req, msg, xdr_getpos(&x));
+	xdr_destroy(&x);
+}
+
+static void
+reply_accepted(struct worker *w, struct rpc_req *req, uint32_t xid, enum accept_stat st,
+    xdrproc_t xdr_res, void *res)
+{
+	struct rpc_msg r;
+
+	memset(&r, 0, sizeof(r));
+	r.rm_xid = xid;
+	r.rm_direction = REPLY;
+	r.rm_reply.rp_stat = MSG_ACCEPTED;
+	r.acpted_rply.ar_verf = _null_auth;
+	r.acpted_rply.ar_stat = st;
+	r.acpted_rply.ar_results.where = res;
+	r.acpted_rply.ar_results.proc = st == SUCCESS ? xdr_res : XDRPROC(xdr_void);
+	send_reply(w, req, &r);
+}
+
+static void
+reply_prog_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid,
+    const struct rpc_program *p)
+{
+	struct rpc_msg r;
+	uint32_t low = UINT32_MAX, high = 0;
+
+	for (unsigned v = 0; v < p->nversions; v++) {
+		if (p->versions[v].vers < low)
+			low = p->versions[v].vers;
+		if (p->versions[v].vers > high)
+			high = p->versions[v].vers;
+	}
+	memset(&r, 0, sizeof(r));
+	r.rm_xid = xid;
+	r.rm_direction = REPLY;
+	r.rm_reply.rp_stat = MSG_ACCEPTED;
+	r.acpted_rply.ar_verf = _null_auth;
+	r.acpted_rply.ar_stat = PROG_MISMATCH;
+	r.acpted_rply.ar_vers.low = low;
+	r.acpted_rply.ar_vers.high = high;
+	send_reply(w, req, &r);
+}
+
+static void
+reply_auth_error(struct worker *w, struct rpc_req *req, uint32_t xid, enum auth_stat why)
+{
+	struct rpc_msg r;
+
+	memset(&r, 0, sizeof(r));
+	r.rm_xid = xid;
+	r.rm_direction = REPLY;
+	r.rm_reply.rp_stat = MSG_DENIED;
+	r.rjcted_rply.rj_stat = AUTH_ERROR;
+	r.rjcted_rply.rj_why = why;
+	send_reply(w, req, &r);
+}
+
+static void
+reply_rpc_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid)
+{
+	struct rpc_msg r;
+
+	memset(&r, 0, sizeof(r));
+	r.rm_xid = xid;
+	r.rm_direction = REPLY;
+	r.rm_reply.rp_stat = MSG_DENIED;
+	r.rjcted_rply.rj_stat = RPC_MISMATCH;
+	r.rjcted_rply.rj_vers.low = RPC_MSG_VERSION;
+	r.rjcted_rply.rj_vers.high = RPC_MSG_VERSION;
+	send_reply(w, req, &r);
+}
+
+/* ---- calls ---- */
+
+/* Decodes the AUTH_SYS body into cred without allocating. */
+static int
+decode_auth_sys(const struct opaque_auth *oa, struct rpc_cred *cred)
+{
+	char machname[MAX_MACHINE_NAME + 1];
+	gid_t gids[NGRPS];
+	struct authunix_parms p;
+	XDR x;
+	int ok;
+
+	memset(&p, 0, sizeof(p));
+	p.aup_machname = machname;
+	p.aup_gids = gids;
+	xdrmem_create(&x, oa->oa_base, oa->oa_length, XDR_DECODE);
+	ok = xdr_authunix_parms(&x, &p);
+	xdr_destroy(&x);
+	if (!ok || p.aup_len > RPC_MAX_GIDS)
+		return -1;
+	cred->flavor = AUTH_SYS;
+	cred->uid = p.aup_uid;
+	cred->gid = p.aup_gid;
+	cred->ngids = p.aup_len;
+	for (unsigned i = 0; i < p.aup_len; i++)
+		cred->gids[i] = gids[i];
+	return 0;
+}
+
+static const struct rpc_program *
+find_program(uint32_t prog)
+{
+	for (unsigned i = 0; i < nprograms; i++)
+		if (programs[i]->prog == prog)
+			return programs[i];
+	return NULL;
+}
+
+static const struct rpc_version *
+find_version(const struct rpc_program *p, uint32_t vers)
+{
+	for (unsigned v = 0; v < p->nversions; v++)
+		if (p->versions[v].vers == vers)
+			return &p->versions[v];
+	return NULL;
+}
+
+static void
+run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
+    const struct rpc_proc *proc)
+{
+	union {
+		char bytes[ARGS_MAX];
+		long double align;
+	} args;
+	void *res = call_alloc(call, proc->res_size ? proc->res_size : 1);
+
+	memset(&args, 0, sizeof(args));
+	if (res == NULL) {
+		reply_accepted(w, req, call->xid, SYSTEM_ERR, NULL, NULL);
+		return;
+	}
+	if (!proc->xdr_args(x, &args)) {
+		xdr_free(proc->xdr_args, (char *)&args);
+		reply_accepted(w, req, call->xid, GARBAGE_ARGS, NULL, NULL);
+		return;
+	}
+	call->exports = exports_acquire();
+	proc->fn(call, &args, res);
+	exports_release(call->exports);
+	call->exports = NULL;
+	if (!call->drop_reply)
+		reply_accepted(w, req, call->xid, SUCCESS, proc->xdr_res, res);
+	xdr_free(proc->xdr_args, (char *)&args);
+}
+
+void
+dispatch_request(struct worker *w, struct rpc_req *req)
+{
+	char credbuf[MAX_AUTH_BYTES], verfbuf[MAX_AUTH_BYTES];
+	struct rpc_call call;
+	struct rpc_msg msg;
+	const struct rpc_program *prog;
+	const struct rpc_version *vers;
+	XDR x;
+
+	memset(&call, 0, sizeof(call));
+	memset(&msg, 0, sizeof(msg));
+	msg.rm_call.cb_cred.oa_base = credbuf;
+	msg.rm_call.cb_verf.oa_base = verfbuf;
+	xdrmem_create(&x, (char *)req->buf, (u_int)req->len, XDR_DECODE);
+	if (!xdr_callmsg(&x, &msg) || msg.rm_direction != CALL) {
+		/* No trustworthy XID to answer: drop, as RFC 5531 allows. */
+		log_debug("dropping undecodable call header (%zu bytes)", req->len);
+		goto out;
+	}
+	call.req = req;
+	call.w = w;
+	call.xid = (uint32_t)msg.rm_xid;
+	call.prog = (uint32_t)msg.rm_call.cb_prog;
+	call.vers = (uint32_t)msg.rm_call.cb_vers;
+	call.proc = (uint32_t)msg.rm_call.cb_proc;
+	if (msg.rm_call.cb_rpcvers != RPC_MSG_VERSION) {
+		reply_rpc_mismatch(w, req, call.xid);
+		goto out;
+	}
+	prog = find_program(call.prog);
+	if (prog == NULL) {
+		reply_accepted(w, req, call.xid, PROG_UNAVAIL, NULL, NULL);
+		goto out;
+	}
+	vers = find_version(prog, call.vers);
+	if (vers == NULL) {
+		reply_prog_mismatch(w, req, call.xid, prog);
+		goto out;
+	}
+	if (call.proc >= vers->nprocs || vers->procs[call.proc].fn == NULL) {
+		reply_accepted(w, req, call.xid, PROC_UNAVAIL, NULL, NULL);
+		goto out;
+	}
+	switch (msg.rm_call.cb_cred.oa_flavor) {
+	case AUTH_NONE:
+		call.cred.flavor = AUTH_NONE;
+		if (vers->procs[call.proc].flags & PROC_AUTH_SYS) {
+			reply_auth_error(w, req, call.xid, AUTH_TOOWEAK);
+			goto out;
+		}
+		break;
+	case AUTH_SYS:
+		if (decode_auth_sys(&msg.rm_call.cb_cred, &call.cred) < 0) {
+			reply_auth_error(w, req, call.xid, AUTH_BADCRED);
+			goto out;
+		}
+		break;
+	default:
+		reply_auth_error(w, req, call.xid, AUTH_BADCRED);
+		goto out;
+	}
+	log_debug("xid %08x %s v%u %s", call.xid, prog->name, call.vers,
+	    vers->procs[call.proc].name);
+	run_procedure(w, req, &x, &call, &vers->procs[call.proc]);
+out:
+	xdr_destroy(&x);
+	arena_reset(w);
+	req_free(req);
+}

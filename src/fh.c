@@ -1,0 +1,183 @@
+/* File handle encoding, decoding and MAC; pure functions apart from the key file. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fh.h"
+#include "siphash.h"
+
+static uint8_t fh_key[FH_KEY_LEN];
+
+void
+fh_set_key(const uint8_t key[FH_KEY_LEN])
+{
+	memcpy(fh_key, key, FH_KEY_LEN);
+}
+
+static int
+read_exact(int fd, uint8_t *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EINVAL;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static int
+create_key(const char *path, uint8_t *key)
+{
+	char tmp[4096];
+	int fd;
+
+	if (getrandom(key, FH_KEY_LEN, 0) != FH_KEY_LEN)
+		return -1;
+	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	/* Durable before it is used: losing the key would stale every handle. */
+	if (write(fd, key, FH_KEY_LEN) != FH_KEY_LEN || fsync(fd) < 0) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	close(fd);
+	return rename(tmp, path);
+}
+
+int
+fh_load_or_create_key(const char *statedir)
+{
+	char path[4096];
+	uint8_t key[FH_KEY_LEN];
+	struct stat st;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/handle-key", statedir) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno != ENOENT || create_key(path, key) < 0)
+			return -1;
+	} else {
+		if (fstat(fd, &st) < 0 || read_exact(fd, key, FH_KEY_LEN) < 0) {
+			close(fd);
+			return -1;
+		}
+		close(fd);
+		if (st.st_mode & 077) {
+			errno = EPERM;	/* a readable key lets anyone forge handles */
+			return -1;
+		}
+	}
+	fh_set_key(key);
+	return 0;
+}
+
+static void
+put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+
+static void
+put_be64(uint8_t *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32(p + 4, (uint32_t)v);
+}
+
+static uint32_t
+get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t
+get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
+
+size_t
+fh_encode(const struct fh *fh, uint8_t *out, size_t outlen)
+{
+	size_t len = FH_HDR_LEN + fh->kfh_len + FH_MAC_LEN;
+
+	if (fh->kfh_len > FH_KFH_MAX || len > outlen)
+		return 0;
+	out[0] = FH_VERSION;
+	out[1] = fh->kfh_len ? FH_F_KERNEL : 0;
+	out[2] = fh->kfh_len ? fh->kfh_type : 0;
+	out[3] = fh->kfh_len;
+	put_be32(out + 4, fh->export_id);
+	put_be64(out + 8, fh->ino);
+	put_be32(out + 16, fh->gen);
+	memcpy(out + FH_HDR_LEN, fh->kfh, fh->kfh_len);
+	put_be64(out + FH_HDR_LEN + fh->kfh_len,
+	    siphash24(fh_key, out, FH_HDR_LEN + fh->kfh_len));
+	return len;
+}
+
+enum fh_status
+fh_decode(const uint8_t *in, size_t len, struct fh *out)
+{
+	uint64_t mac, want;
+	size_t kfh_len;
+
+	if (len < FH_HDR_LEN + FH_MAC_LEN || len > FH3_MAXLEN)
+		return FH_BADLEN;
+	if (in[0] != FH_VERSION)
+		return FH_BADVERSION;
+	kfh_len = in[3];
+	if (kfh_len > FH_KFH_MAX || len != FH_HDR_LEN + kfh_len + FH_MAC_LEN)
+		return FH_BADLEN;
+	if (((in[1] & FH_F_KERNEL) != 0) != (kfh_len != 0) || (in[1] & ~FH_F_KERNEL))
+		return FH_BADLEN;
+	mac = get_be64(in + FH_HDR_LEN + kfh_len);
+	want = siphash24(fh_key, in, FH_HDR_LEN + kfh_len);
+	/* One 64-bit compare: no byte-by-byte early exit to time. */
+	if (mac != want)
+		return FH_BADMAC;
+	out->kfh_type = in[2];
+	out->kfh_len = (uint8_t)kfh_len;
+	out->export_id = get_be32(in + 4);
+	out->ino = get_be64(in + 8);
+	out->gen = get_be32(in + 16);
+	memcpy(out->kfh, in + FH_HDR_LEN, kfh_len);
+	return FH_OK;
+}
+
+const char *
+fh_status_str(enum fh_status st)
+{
+	switch (st) {
+	case FH_OK: return "ok";
+	case FH_BADLEN: return "bad length";
+	case FH_BADVERSION: return "unknown version";
+	case FH_BADMAC: return "bad MAC";
+	}
+	return "?";
+}

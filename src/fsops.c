@@ -1,0 +1,524 @@
+/* Protocol-neutral file-system operations on resolved objects. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dispatch.h"
+#include "exports.h"
+#include "fsops.h"
+#include "icache.h"
+#include "log.h"
+#include "transport.h"
+
+#define MAX_WALK_UP 4096
+
+/* ---- access and resolution ---- */
+
+int
+fs_export_access(struct rpc_call *call, const struct export *exp,
+    const struct export_client **client)
+{
+	static unsigned last_log;
+	const struct export_client *c = export_match(exp, (const struct sockaddr *)&call->req->peer);
+
+	if (c == NULL)
+		return EACCES;
+	if ((c->opts.flags & EXP_SECURE) && req_peer_port(call->req) >= IPPORT_RESERVED) {
+		char peer[64];
+
+		req_peer_str(call->req, peer, sizeof(peer));
+		log_ratelimited(&last_log, "%s: request from unprivileged port %u refused (export %s is 'secure')",
+		    peer, req_peer_port(call->req), exp->path);
+		return EACCES;
+	}
+	*client = c;
+	return 0;
+}
+
+int
+fs_readonly(const struct fs_ctx *ctx)
+{
+	return (ctx->client->opts.flags & EXP_RO) != 0;
+}
+
+int
+fs_begin(struct rpc_call *call, const void *wire, size_t len, struct fs_ctx *ctx)
+{
+	static unsigned last_log;
+	enum fh_status st;
+	struct fh fh;
+	int err;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->call = call;
+	st = fh_decode(wire, len, &fh);
+	if (st != FH_OK) {
+		if (st == FH_BADMAC) {
+			char peer[64];
+			req_peer_str(call->req, peer, sizeof(peer));
+			log_ratelimited(&last_log, "%s: file handle with a bad MAC", peer);
+		}
+		return EBADHANDLE;
+	}
+	ctx->exp = exports_find_id(call->exports, fh.export_id);
+	if (ctx->exp == NULL)
+		return ESTALE;	/* the export was removed */
+	err = fs_export_access(call, ctx->exp, &ctx->client);
+	if (err)
+		return err;
+	creds_squash(&call->cred, &ctx->client->opts, &ctx->cred);
+	err = icache_get(ctx->exp, &fh, call_creds(call), &ctx->ent);
+	if (err)
+		return err;
+	if (creds_apply(call_creds(call), &ctx->cred) < 0) {
+		log_warn("cannot switch to uid %u", (unsigned)ctx->cred.uid);
+		return EPERM;
+	}
+	return 0;
+}
+
+void
+fs_end(struct fs_ctx *ctx)
+{
+	icache_put(ctx->ent);
+	ctx->ent = NULL;
+}
+
+size_t
+fs_handle(const struct fs_ctx *ctx, const struct inode_ent *ent, uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	return fh_encode(&ent->fh, buf, len);
+}
+
+/* ---- attributes ---- */
+
+static int
+stat_live(struct fs_ctx *ctx, struct inode_ent *e, struct stat *st)
+{
+	if (fstat(e->fd, st) < 0)
+		return errno;
+	if (st->st_nlink == 0) {
+		/* Deleted (perhaps on the server itself): the handle is stale now. */
+		icache_forget(e);
+		return ESTALE;
+	}
+	(void)ctx;
+	return 0;
+}
+
+int
+fs_getattr(struct fs_ctx *ctx, struct stat *st)
+{
+	return stat_live(ctx, ctx->ent, st);
+}
+
+/* ---- names ---- */
+
+static int
+check_name(const char *name)
+{
+	if (name[0] == '\0')
+		return ENOENT;
+	if (strchr(name, '/'))
+		return EACCES;	/* a name, never a path */
+	return 0;
+}
+
+static int
+is_export_root(const struct fs_ctx *ctx, const struct inode_ent *e)
+{
+	return e->fh.ino == (uint64_t)ctx->exp->ino;
+}
+
+/* Walks up from dirfd: is it still below the export root? */
+static int
+within_export(const struct fs_ctx *ctx, int dirfd)
+{
+	int fd = openat(dirfd, ".", O_PATH | O_CLOEXEC), inside = 0;
+
+	for (int i = 0; fd >= 0 && i < MAX_WALK_UP; i++) {
+		struct stat st, up;
+		int parent;
+
+		if (fstat(fd, &st) < 0)
+			break;
+		if (st.st_dev == ctx->exp->dev && st.st_ino == ctx->exp->ino) {
+			inside = 1;
+			break;
+		}
+		parent = openat(fd, "..", O_PATH | O_CLOEXEC);
+		if (parent < 0 || fstat(parent, &up) < 0 ||
+		    (up.st_dev == st.st_dev && up.st_ino == st.st_ino)) {
+			if (parent >= 0)
+				close(parent);
+			break;	/* reached / without passing the export root */
+		}
+		close(fd);
+		fd = parent;
+	}
+	if (fd >= 0)
+		close(fd);
+	return inside;
+}
+
+int
+fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st)
+{
+	struct inode_ent *e = NULL;
+	int err;
+
+	*child = *dir;
+	child->ent = NULL;
+	if (dir->ent->type != S_IFDIR)
+		return ENOTDIR;
+	if ((err = check_name(name)) != 0)
+		return err;
+	if (strcmp(name, ".") == 0 || (strcmp(name, "..") == 0 && is_export_root(dir, dir->ent))) {
+		/* ".." at the export root is the root itself: never above it. */
+		icache_ref(dir->ent);
+		e = dir->ent;
+	} else {
+		err = icache_enter(dir->exp, dir->ent->fd, name, &e);
+		if (err == EXDEV)
+			err = EACCES;	/* mount points below an export are not served (yet) */
+		if (err)
+			return err;
+		if (strcmp(name, "..") == 0 && !within_export(dir, e->fd)) {
+			icache_put(e);
+			return EACCES;
+		}
+	}
+	child->ent = e;
+	err = stat_live(child, e, st);
+	if (err) {
+		icache_put(e);
+		child->ent = NULL;
+	}
+	return err;
+}
+
+int
+fs_dirent_info(struct fs_ctx *dir, const char *name, struct stat *st, struct fh *fh)
+{
+	if (strcmp(name, ".") == 0 || (strcmp(name, "..") == 0 && is_export_root(dir, dir->ent))) {
+		*fh = dir->ent->fh;
+		return fstat(dir->ent->fd, st) < 0 ? errno : 0;
+	}
+	if (fstatat(dir->ent->fd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno;
+	if (st->st_dev != dir->exp->dev)
+		return EXDEV;
+	if (strcmp(name, "..") == 0)
+		return EACCES;	/* let the client LOOKUP it: that path checks the boundary */
+	return fh_for_name(dir->exp, dir->ent->fd, name, st, fh);
+}
+
+int
+fs_readlink(struct fs_ctx *ctx, char *buf, size_t len, size_t *outlen)
+{
+	ssize_t n;
+
+	if (ctx->ent->type != S_IFLNK)
+		return EINVAL;
+	n = readlinkat(ctx->ent->fd, "", buf, len);
+	if (n < 0)
+		return errno;
+	if ((size_t)n >= len)
+		return ENAMETOOLONG;
+	buf[n] = '\0';
+	*outlen = (size_t)n;
+	return 0;
+}
+
+/* ---- data ---- */
+
+static int
+may(struct fs_ctx *ctx, int mode)
+{
+	return syscall(SYS_faccessat2, ctx->ent->fd, "", mode, AT_EMPTY_PATH | AT_EACCESS) == 0;
+}
+
+int
+fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof)
+{
+	struct stat st;
+	size_t got = 0;
+	int fd, err;
+
+	if (ctx->ent->type == S_IFDIR)
+		return EISDIR;
+	if (ctx->ent->type != S_IFREG)
+		return EINVAL;
+	if ((err = stat_live(ctx, ctx->ent, &st)) != 0)
+		return err;
+	/* The owner may read what it wrote even after a chmod, as with knfsd. */
+	if (st.st_uid != ctx->cred.uid && !may(ctx, R_OK))
+		return EACCES;
+	if ((fd = icache_read_fd(ctx->ent, call_creds(ctx->call))) < 0)
+		return errno;
+	if (off > (uint64_t)INT64_MAX)
+		return EINVAL;
+	while (got < count) {
+		ssize_t r = pread(fd, (char *)buf + got, count - got, (off_t)(off + got));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	*n = got;
+	*eof = off + got >= (uint64_t)st.st_size;
+	return 0;
+}
+
+int
+fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted)
+{
+	*granted = 0;
+	if ((want & ACC_READ) && may(ctx, R_OK))
+		*granted |= ACC_READ;
+	if ((want & ACC_WRITE) && !fs_readonly(ctx) && may(ctx, W_OK))
+		*granted |= ACC_WRITE;
+	if ((want & ACC_EXEC) && may(ctx, X_OK))
+		*granted |= ACC_EXEC;
+	return 0;
+}
+
+int
+fs_statfs(struct fs_ctx *ctx, struct statvfs *sv)
+{
+	return fstatvfs(ctx->ent->fd, sv) < 0 ? errno : 0;
+}
+
+/* ---- directories ---- */
+
+/*
+ * READDIR continues where the last call stopped. Seeking a directory to a
+ * cookie can cost a scan from the start on some file systems, so the open
+ * directory and its unread buffer are parked, keyed by the cookie handed
+ * out, for the next call to pick up: listing a directory stays linear.
+ */
+#define NCURSORS 64
+#define CURSOR_IDLE_SECS 30
+#define DIRBUF_LEN 32768
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+struct dircursor {
+	uint32_t export_id;
+	uint64_t ino;
+	uint64_t cookie;	/* the position it is parked at */
+	int fd;
+	size_t pos, len;
+	time_t used;
+	char buf[DIRBUF_LEN];
+};
+
+static pthread_mutex_t cursor_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct dircursor *cursors[NCURSORS];
+
+static struct dircursor *
+cursor_take(uint32_t export_id, uint64_t ino, uint64_t cookie)
+{
+	struct dircursor *c = NULL;
+
+	pthread_mutex_lock(&cursor_lock);
+	for (int i = 0; i < NCURSORS; i++) {
+		struct dircursor *k = cursors[i];
+		if (k && k->export_id == export_id && k->ino == ino && k->cookie == cookie) {
+			c = k;
+			cursors[i] = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&cursor_lock);
+	return c;
+}
+
+static void
+cursor_free(struct dircursor *c)
+{
+	if (c) {
+		close(c->fd);
+		free(c);
+	}
+}
+
+static void
+cursor_park(struct dircursor *c)
+{
+	struct dircursor *victim = NULL;
+	int slot = -1;
+
+	c->used = time(NULL);
+	pthread_mutex_lock(&cursor_lock);
+	for (int i = 0; i < NCURSORS; i++) {
+		if (cursors[i] == NULL) {
+			slot = i;
+			break;
+		}
+		if (slot < 0 || cursors[i]->used < cursors[slot]->used)
+			slot = i;
+	}
+	victim = cursors[slot];
+	cursors[slot] = c;
+	pthread_mutex_unlock(&cursor_lock);
+	cursor_free(victim);
+}
+
+static void
+cursor_expire(void)
+{
+	time_t now = time(NULL);
+	struct dircursor *dead[NCURSORS];
+	int n = 0;
+
+	pthread_mutex_lock(&cursor_lock);
+	for (int i = 0; i < NCURSORS; i++)
+		if (cursors[i] && now - cursors[i]->used > CURSOR_IDLE_SECS) {
+			dead[n++] = cursors[i];
+			cursors[i] = NULL;
+		}
+	pthread_mutex_unlock(&cursor_lock);
+	while (n > 0)
+		cursor_free(dead[--n]);
+}
+
+static int
+cursor_open(struct fs_ctx *dir, uint64_t cookie, struct dircursor **out)
+{
+	struct dircursor *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return ENOMEM;
+	c->fd = openat(dir->ent->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->fd < 0) {
+		int err = errno;
+		free(c);
+		return err;
+	}
+	if (cookie != 0 && lseek(c->fd, (off_t)cookie, SEEK_SET) < 0) {
+		cursor_free(c);
+		return EINVAL;	/* a cookie this directory never gave out */
+	}
+	c->export_id = dir->ent->fh.export_id;
+	c->ino = dir->ent->fh.ino;
+	c->cookie = cookie;
+	*out = c;
+	return 0;
+}
+
+int
+fs_readdir(struct fs_ctx *dir, uint64_t cookie, fs_dirent_fn fn, void *arg, int *eof)
+{
+	struct dircursor *c;
+	int err, root = is_export_root(dir, dir->ent);
+
+	*eof = 0;
+	if (dir->ent->type != S_IFDIR)
+		return ENOTDIR;
+	c = cursor_take(dir->ent->fh.export_id, dir->ent->fh.ino, cookie);
+	if (c && !may(dir, R_OK | X_OK)) {
+		/* Parked by another user: this one must be allowed to read too. */
+		cursor_free(c);
+		return EACCES;
+	}
+	if (c == NULL && (err = cursor_open(dir, cookie, &c)) != 0)
+		return err;
+	for (;;) {
+		struct linux_dirent64 *d;
+		struct fs_dirent de;
+
+		if (c->pos >= c->len) {
+			long n = syscall(SYS_getdents64, c->fd, c->buf, sizeof(c->buf));
+			if (n < 0) {
+				err = errno;
+				cursor_free(c);
+				return err;
+			}
+			if (n == 0) {
+				*eof = 1;
+				cursor_free(c);
+				return 0;
+			}
+			c->pos = 0;
+			c->len = (size_t)n;
+		}
+		d = (struct linux_dirent64 *)(c->buf + c->pos);
+		de.name = d->d_name;
+		de.namelen = strlen(d->d_name);
+		de.ino = d->d_ino;
+		de.cookie = (uint64_t)d->d_off;
+		if (root && strcmp(d->d_name, "..") == 0)
+			de.ino = dir->exp->ino;	/* nothing above the export shows */
+		if (fn(arg, &de) != 0)
+			break;
+		c->pos += d->d_reclen;
+		c->cookie = de.cookie;
+	}
+	cursor_park(c);
+	return 0;
+}
+
+/* ---- MOUNT ---- */
+
+int
+fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
+{
+	const struct export *exp;
+	const struct export_client *client;
+	const char *rest;
+	struct stat st;
+	struct fh fh;
+	int fd, err;
+
+	if (path[0] != '/')
+		return ENOENT;
+	exp = exports_find_path(call->exports, path, &rest);
+	if (exp == NULL)
+		return EACCES;
+	if ((err = fs_export_access(call, exp, &client)) != 0)
+		return err;
+	/* mountd looks as itself: the client's uid has no say in which export it mounts. */
+	if (creds_root(call_creds(call)) < 0)
+		return EPERM;
+	if (*rest == '\0')
+		fd = openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
+	else
+		fd = openat_beneath(exp->rootfd, rest, O_PATH | O_DIRECTORY);
+	if (fd < 0)
+		return errno == ELOOP || errno == EXDEV ? EACCES : errno;
+	if (fstat(fd, &st) < 0 || (err = fh_for_name(exp, fd, "", &st, &fh)) != 0) {
+		err = err ? err : errno;
+		close(fd);
+		return err;
+	}
+	close(fd);
+	*fhlen = fh_encode(&fh, fhbuf, *fhlen);
+	return *fhlen ? 0 : EINVAL;
+}
+
+void
+fs_tick(void)
+{
+	cursor_expire();
+	icache_sweep();
+}

@@ -1,0 +1,572 @@
+/* The inode cache: handle -> O_PATH descriptor, hashed, LRU-bounded. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "creds.h"
+#include "exports.h"
+#include "icache.h"
+#include "log.h"
+
+#define NBUCKETS 16384		/* power of two */
+#define SEARCH_MAX_ENTRIES 10000000u
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct inode_ent *buckets[NBUCKETS];
+static struct inode_ent *lru_head, *lru_tail;	/* head = most recent */
+static unsigned nentries, capacity = 8192;
+/* Set once open_by_handle_at says we lack the privilege: stop asking. */
+static int handles_need_search;
+
+void
+icache_init(unsigned cap)
+{
+	if (cap)
+		capacity = cap;
+}
+
+static unsigned
+bucket_of(uint32_t export_id, uint64_t ino)
+{
+	uint64_t h = (ino ^ ((uint64_t)export_id << 32)) * 0x9E3779B97F4A7C15ULL;
+
+	return (unsigned)(h >> 40) & (NBUCKETS - 1);
+}
+
+static int
+fh_equal(const struct fh *a, const struct fh *b)
+{
+	return a->export_id == b->export_id && a->ino == b->ino && a->gen == b->gen &&
+	    a->kfh_len == b->kfh_len && (a->kfh_len == 0 || a->kfh_type == b->kfh_type) &&
+	    memcmp(a->kfh, b->kfh, a->kfh_len) == 0;
+}
+
+uint32_t
+gen_from_statx_btime(int64_t sec, uint32_t nsec)
+{
+	uint32_t g = (uint32_t)((uint64_t)sec * 1000003u) ^ nsec;
+
+	return g ? g : 1;
+}
+
+/* ---- LRU and hash, called with lock held ---- */
+
+static void
+lru_unlink(struct inode_ent *e)
+{
+	if (e->lru_prev)
+		e->lru_prev->lru_next = e->lru_next;
+	else
+		lru_head = e->lru_next;
+	if (e->lru_next)
+		e->lru_next->lru_prev = e->lru_prev;
+	else
+		lru_tail = e->lru_prev;
+	e->lru_prev = e->lru_next = NULL;
+}
+
+static void
+lru_push(struct inode_ent *e)
+{
+	e->lru_prev = NULL;
+	e->lru_next = lru_head;
+	if (lru_head)
+		lru_head->lru_prev = e;
+	lru_head = e;
+	if (lru_tail == NULL)
+		lru_tail = e;
+}
+
+static void
+hash_unlink(struct inode_ent *e)
+{
+	struct inode_ent **pp = &buckets[bucket_of(e->fh.export_id, e->fh.ino)];
+
+	for (; *pp; pp = &(*pp)->hnext)
+		if (*pp == e) {
+			*pp = e->hnext;
+			break;
+		}
+}
+
+static void
+ent_destroy(struct inode_ent *e)
+{
+	close(e->fd);
+	if (e->rdfd >= 0)
+		close(e->rdfd);
+	free(e);
+}
+
+static struct inode_ent *
+find_locked(const struct fh *fh)
+{
+	struct inode_ent *e = buckets[bucket_of(fh->export_id, fh->ino)];
+
+	for (; e; e = e->hnext)
+		if (fh_equal(&e->fh, fh))
+			return e;
+	return NULL;
+}
+
+/* Evicts unreferenced entries beyond capacity; returns them for closing outside the lock. */
+static struct inode_ent *
+evict_locked(void)
+{
+	struct inode_ent *dead = NULL, *e = lru_tail;
+
+	while (nentries > capacity && e) {
+		struct inode_ent *prev = e->lru_prev;
+
+		if (e->refs == 0) {
+			lru_unlink(e);
+			hash_unlink(e);
+			nentries--;
+			e->hnext = dead;
+			dead = e;
+		}
+		e = prev;
+	}
+	return dead;
+}
+
+static void
+destroy_list(struct inode_ent *e)
+{
+	while (e) {
+		struct inode_ent *n = e->hnext;
+		ent_destroy(e);
+		e = n;
+	}
+}
+
+/* Inserts a new entry for fd, or returns the existing one (closing fd). */
+static struct inode_ent *
+insert(const struct fh *fh, int fd, mode_t type)
+{
+	struct inode_ent *e, *dead;
+	unsigned b = bucket_of(fh->export_id, fh->ino);
+
+	pthread_mutex_lock(&lock);
+	e = find_locked(fh);
+	if (e) {
+		e->refs++;
+		lru_unlink(e);
+		lru_push(e);
+		pthread_mutex_unlock(&lock);
+		close(fd);
+		return e;
+	}
+	e = calloc(1, sizeof(*e));
+	if (e == NULL) {
+		pthread_mutex_unlock(&lock);
+		close(fd);
+		return NULL;
+	}
+	e->fh = *fh;
+	e->fd = fd;
+	e->rdfd = -1;
+	e->type = type;
+	e->refs = 1;
+	e->hnext = buckets[b];
+	buckets[b] = e;
+	lru_push(e);
+	nentries++;
+	dead = evict_locked();
+	pthread_mutex_unlock(&lock);
+	destroy_list(dead);
+	return e;
+}
+
+void
+icache_put(struct inode_ent *e)
+{
+	struct inode_ent *dead = NULL;
+
+	if (e == NULL)
+		return;
+	pthread_mutex_lock(&lock);
+	if (--e->refs == 0 && e->detached)
+		dead = e;	/* forgotten while in use: the last holder frees it */
+	else
+		dead = evict_locked();
+	pthread_mutex_unlock(&lock);
+	if (dead == e)
+		ent_destroy(e);
+	else
+		destroy_list(dead);
+}
+
+void
+icache_ref(struct inode_ent *e)
+{
+	pthread_mutex_lock(&lock);
+	e->refs++;
+	pthread_mutex_unlock(&lock);
+}
+
+void
+icache_forget(struct inode_ent *e)
+{
+	/* Unhashed: no new lookup finds it; it goes when the last reference does. */
+	pthread_mutex_lock(&lock);
+	if (!e->detached) {
+		hash_unlink(e);
+		lru_unlink(e);
+		nentries--;
+		e->detached = 1;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* ---- building handles ---- */
+
+static int
+statx_at(int dirfd, const char *name, struct statx *stx)
+{
+	return statx(dirfd, name, AT_SYMLINK_NOFOLLOW | (*name ? 0 : AT_EMPTY_PATH),
+	    STATX_BASIC_STATS | STATX_BTIME, stx);
+}
+
+static dev_t
+statx_dev(const struct statx *stx)
+{
+	return makedev(stx->stx_dev_major, stx->stx_dev_minor);
+}
+
+static void
+kernel_handle(int dirfd, const char *name, struct fh *out)
+{
+	struct {
+		struct file_handle h;
+		unsigned char bytes[FH_KFH_MAX];
+	} kh;
+	int mnt_id;
+
+	out->kfh_len = 0;
+	kh.h.handle_bytes = FH_KFH_MAX;
+	if (name_to_handle_at(dirfd, name, &kh.h, &mnt_id, *name ? 0 : AT_EMPTY_PATH) < 0)
+		return;		/* no export support or too large: inode search then */
+	if (kh.h.handle_bytes > FH_KFH_MAX || kh.h.handle_type < 0 || kh.h.handle_type > 255)
+		return;
+	out->kfh_type = (uint8_t)kh.h.handle_type;
+	out->kfh_len = (uint8_t)kh.h.handle_bytes;
+	memcpy(out->kfh, kh.h.f_handle, kh.h.handle_bytes);
+}
+
+static void
+fh_from_statx(const struct export *exp, int dirfd, const char *name, const struct statx *stx,
+    struct fh *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->export_id = exp->id;
+	out->ino = stx->stx_ino;
+	if (stx->stx_mask & STATX_BTIME)
+		out->gen = gen_from_statx_btime(stx->stx_btime.tv_sec, stx->stx_btime.tv_nsec);
+	kernel_handle(dirfd, name, out);
+}
+
+int
+fh_for_name(const struct export *exp, int dirfd, const char *name, const struct stat *st,
+    struct fh *out)
+{
+	struct statx stx;
+
+	if (statx_at(dirfd, name, &stx) < 0)
+		return errno;
+	if (stx.stx_ino != st->st_ino || statx_dev(&stx) != exp->dev)
+		return ESTALE;	/* changed between the two looks: let the client retry */
+	fh_from_statx(exp, dirfd, name, &stx, out);
+	return 0;
+}
+
+/* ---- resolving a handle on a miss ---- */
+
+static int
+open_by_kernel_handle(const struct export *exp, const struct fh *fh, struct creds_state *cs)
+{
+	struct {
+		struct file_handle h;
+		unsigned char bytes[FH_KFH_MAX];
+	} kh;
+	int fd;
+
+	kh.h.handle_bytes = fh->kfh_len;
+	kh.h.handle_type = fh->kfh_type;
+	memcpy(kh.h.f_handle, fh->kfh, fh->kfh_len);
+	/* Needs CAP_DAC_READ_SEARCH, which a thread acting as a client has dropped. */
+	if (creds_root(cs) < 0)
+		return -1;
+	fd = open_by_handle_at(exp->rootfd, &kh.h, O_PATH | O_CLOEXEC);
+	if (fd < 0 && (errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS))
+		handles_need_search = 1;
+	return fd;
+}
+
+int
+openat_beneath(int dirfd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+		    RESOLVE_NO_XDEV,
+	};
+
+	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+/* Does the object 'name' under dirfd carry exactly this handle? */
+static int
+candidate_matches(const struct export *exp, int dirfd, const char *name, const struct fh *fh)
+{
+	struct statx stx;
+	struct fh cand;
+
+	if (statx_at(dirfd, name, &stx) < 0 || stx.stx_ino != fh->ino || statx_dev(&stx) != exp->dev)
+		return 0;
+	fh_from_statx(exp, dirfd, name, &stx, &cand);
+	return fh_equal(&cand, fh);
+}
+
+struct pathq {
+	char **v;
+	size_t head, len, cap;
+};
+
+static int
+pathq_push(struct pathq *q, char *p)
+{
+	if (q->len == q->cap) {
+		size_t ncap = q->cap ? q->cap * 2 : 64;
+		char **n = realloc(q->v, ncap * sizeof(*n));
+		if (n == NULL) {
+			free(p);
+			return -1;
+		}
+		q->v = n;
+		q->cap = ncap;
+	}
+	q->v[q->len++] = p;
+	return 0;
+}
+
+/*
+ * The way back without open_by_handle_at: walk the export breadth-first
+ * looking for the inode, and accept only the object whose handle matches.
+ * Slow, but only taken on a cache miss, and correct after any rename.
+ */
+static int
+search_export(const struct export *exp, const struct fh *fh)
+{
+	struct pathq q = { 0 };
+	unsigned visited = 0;
+	int found = -1;
+	char *rel;
+
+	if (pathq_push(&q, strdup(".")) < 0)
+		return -1;
+	while (found < 0 && q.head < q.len && visited < SEARCH_MAX_ENTRIES) {
+		int dfd;
+		DIR *d;
+		struct dirent *de;
+
+		rel = q.v[q.head++];
+		dfd = openat_beneath(exp->rootfd, rel, O_RDONLY | O_DIRECTORY);
+		d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (d == NULL) {
+			if (dfd >= 0)
+				close(dfd);
+			free(rel);
+			continue;
+		}
+		while (found < 0 && (de = readdir(d)) != NULL && visited++ < SEARCH_MAX_ENTRIES) {
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			if (de->d_ino == fh->ino && candidate_matches(exp, dirfd(d), de->d_name, fh)) {
+				found = openat(dirfd(d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+				break;
+			}
+			if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN) {
+				char *child;
+				if (asprintf(&child, "%s/%s", rel, de->d_name) >= 0)
+					pathq_push(&q, child);
+			}
+		}
+		closedir(d);
+		free(rel);
+	}
+	while (q.head < q.len)
+		free(q.v[q.head++]);
+	free(q.v);
+	if (found < 0)
+		errno = ESTALE;
+	return found;
+}
+
+static int
+resolve_miss(const struct export *exp, const struct fh *fh, struct creds_state *cs)
+{
+	struct statx stx;
+	struct fh have;
+	int fd = -1;
+
+	if (fh->ino == (uint64_t)exp->ino) {
+		fd = openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
+	} else if (fh->kfh_len && !handles_need_search) {
+		fd = open_by_kernel_handle(exp, fh, cs);
+		if (fd < 0 && !handles_need_search)
+			return -1;	/* ESTALE and friends: the kernel has spoken */
+	}
+	if (fd < 0)
+		fd = search_export(exp, fh);
+	if (fd < 0)
+		return -1;
+	/* Same file system, same inode, same generation: or it is not our object. */
+	if (statx_at(fd, "", &stx) < 0 || statx_dev(&stx) != exp->dev || stx.stx_ino != fh->ino) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	fh_from_statx(exp, fd, "", &stx, &have);
+	if (!fh_equal(&have, fh)) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+int
+icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs,
+    struct inode_ent **out)
+{
+	struct inode_ent *e;
+	struct stat st;
+	int fd;
+
+	pthread_mutex_lock(&lock);
+	e = find_locked(fh);
+	if (e) {
+		e->refs++;
+		lru_unlink(e);
+		lru_push(e);
+		pthread_mutex_unlock(&lock);
+		*out = e;
+		return 0;
+	}
+	pthread_mutex_unlock(&lock);
+	fd = resolve_miss(exp, fh, cs);
+	if (fd < 0)
+		return errno == ENOENT ? ESTALE : errno;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return ESTALE;
+	}
+	e = insert(fh, fd, st.st_mode & S_IFMT);
+	if (e == NULL)
+		return ENOMEM;
+	*out = e;
+	return 0;
+}
+
+int
+icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out)
+{
+	struct statx stx, again;
+	struct fh fh;
+	struct inode_ent *e;
+	int fd;
+
+	if (statx_at(dirfd, name, &stx) < 0)
+		return errno;
+	if (statx_dev(&stx) != exp->dev)
+		return EXDEV;	/* a mount point: not served without crossmnt */
+	fh_from_statx(exp, dirfd, name, &stx, &fh);
+	pthread_mutex_lock(&lock);
+	e = find_locked(&fh);
+	if (e) {
+		e->refs++;
+		lru_unlink(e);
+		lru_push(e);
+		pthread_mutex_unlock(&lock);
+		*out = e;
+		return 0;
+	}
+	pthread_mutex_unlock(&lock);
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	/* The name may have been replaced between statx and openat. */
+	if (statx_at(fd, "", &again) < 0 || again.stx_ino != stx.stx_ino ||
+	    statx_dev(&again) != exp->dev) {
+		close(fd);
+		return ESTALE;
+	}
+	e = insert(&fh, fd, stx.stx_mode & S_IFMT);
+	if (e == NULL)
+		return ENOMEM;
+	*out = e;
+	return 0;
+}
+
+int
+icache_read_fd(struct inode_ent *e, struct creds_state *cs)
+{
+	char path[64];
+	int fd;
+
+	(void)cs;
+	pthread_mutex_lock(&lock);
+	fd = e->rdfd;
+	pthread_mutex_unlock(&lock);
+	if (fd >= 0)
+		return fd;
+	/* Reopen the object itself, not a path: /proc/self/fd names the inode we hold. */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", e->fd);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	pthread_mutex_lock(&lock);
+	if (e->rdfd < 0) {
+		e->rdfd = fd;
+	} else {
+		close(fd);
+		fd = e->rdfd;
+	}
+	pthread_mutex_unlock(&lock);
+	return fd;
+}
+
+void
+icache_sweep(void)
+{
+	struct inode_ent *dead = NULL, *e, *prev;
+
+	/* Deleted objects: let their space go even if no client asks again. */
+	pthread_mutex_lock(&lock);
+	for (e = lru_tail; e; e = prev) {
+		struct stat st;
+
+		prev = e->lru_prev;
+		if (e->refs == 0 && fstat(e->fd, &st) == 0 && st.st_nlink == 0) {
+			lru_unlink(e);
+			hash_unlink(e);
+			nentries--;
+			e->hnext = dead;
+			dead = e;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	destroy_list(dead);
+}

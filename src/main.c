@@ -1,0 +1,113 @@
+/* usernfsd: command line. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon.h"
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: usernfsd [options]\n"
+	    "  -e, --exports FILE     exports file (default /etc/exports)\n"
+	    "  -F, --foreground       stay attached and log to stderr\n"
+	    "  -n, --nfs-port N       NFS port (default %d)\n"
+	    "  -m, --mount-port N     MOUNT port (default %d)\n"
+	    "  -b, --bind ADDR        listen on ADDR only (default: all IPv4 and IPv6)\n"
+	    "  -R, --no-rpcbind       do not register with rpcbind\n"
+	    "  -p, --pidfile FILE     write the process id to FILE once ready\n"
+	    "  -s, --state-dir DIR    state directory (default %s/lib/usernfsd)\n"
+	    "  -t, --threads N        worker threads (default %d)\n"
+	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
+	    "  -d, --debug            log every call\n"
+	    "  -V, --version          print the version and exit\n"
+	    "  -h, --help             print this help and exit\n",
+	    DEFAULT_NFS_PORT, DEFAULT_MOUNT_PORT, LOCALSTATEDIR, DEFAULT_THREADS);
+}
+
+static int
+parse_num(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v == 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "exports", required_argument, NULL, 'e' },
+		{ "foreground", no_argument, NULL, 'F' },
+		{ "nfs-port", required_argument, NULL, 'n' },
+		{ "mount-port", required_argument, NULL, 'm' },
+		{ "bind", required_argument, NULL, 'b' },
+		{ "no-rpcbind", no_argument, NULL, 'R' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ "state-dir", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "check-exports", no_argument, NULL, 'c' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct daemon_opts o = {
+		.exports_file = "/etc/exports",
+		.statedir = LOCALSTATEDIR "/lib/usernfsd",
+		.nfs_port = DEFAULT_NFS_PORT,
+		.mount_port = DEFAULT_MOUNT_PORT,
+		.threads = DEFAULT_THREADS,
+	};
+	int check = 0, c;
+	unsigned long v;
+
+	while ((c = getopt_long(argc, argv, "e:Fn:m:b:Rp:s:t:cdVh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': o.exports_file = optarg; break;
+		case 'F': o.foreground = 1; break;
+		case 'n':
+		case 'm':
+			if (parse_num(optarg, 65535, &v) < 0) {
+				fprintf(stderr, "usernfsd: bad port '%s'\n", optarg);
+				return 2;
+			}
+			if (c == 'n')
+				o.nfs_port = (uint16_t)v;
+			else
+				o.mount_port = (uint16_t)v;
+			break;
+		case 'b': o.bind_addr = optarg; break;
+		case 'R': o.no_rpcbind = 1; break;
+		case 'p': o.pidfile = optarg; break;
+		case 's': o.statedir = optarg; break;
+		case 't':
+			if (parse_num(optarg, 1024, &v) < 0) {
+				fprintf(stderr, "usernfsd: bad thread count '%s'\n", optarg);
+				return 2;
+			}
+			o.threads = (unsigned)v;
+			break;
+		case 'c': check = 1; break;
+		case 'd': o.debug = 1; break;
+		case 'V': printf("usernfsd %s\n", PACKAGE_VERSION); return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (check)
+		return daemon_check_exports(o.exports_file);
+	return daemon_run(&o);
+}

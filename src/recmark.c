@@ -1,0 +1,116 @@
+/* RPC record-marking reassembly for TCP. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "recmark.h"
+
+/* A record made of thousands of tiny fragments is an attack, not a client. */
+#define RM_MAX_FRAGS 1024
+
+void
+recmark_init(struct recmark *rm, size_t max_record)
+{
+	memset(rm, 0, sizeof(*rm));
+	rm->max = max_record;
+}
+
+void
+recmark_free(struct recmark *rm)
+{
+	free(rm->rec);
+	rm->rec = NULL;
+	rm->len = rm->cap = 0;
+}
+
+static int
+reserve(struct recmark *rm, size_t extra)
+{
+	size_t want = rm->len + extra, cap = rm->cap ? rm->cap : 512;
+	uint8_t *n;
+
+	if (want <= rm->cap)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	if (cap > rm->max)
+		cap = rm->max;
+	n = realloc(rm->rec, cap);
+	if (n == NULL)
+		return -1;
+	rm->rec = n;
+	rm->cap = cap;
+	return 0;
+}
+
+static int
+start_fragment(struct recmark *rm)
+{
+	uint32_t h = (uint32_t)rm->hdr[0] << 24 | (uint32_t)rm->hdr[1] << 16 |
+	    (uint32_t)rm->hdr[2] << 8 | rm->hdr[3];
+
+	rm->hdr_have = 0;
+	rm->last_frag = (h & RM_LAST_FRAG) != 0;
+	rm->frag_left = h & ~RM_LAST_FRAG;
+	rm->in_frag = 1;
+	if (++rm->frags > RM_MAX_FRAGS)
+		return -1;
+	if (rm->frag_left > rm->max || rm->len + rm->frag_left > rm->max)
+		return -1;
+	return 0;
+}
+
+static int
+finish_record(struct recmark *rm, recmark_cb cb, void *arg)
+{
+	uint8_t *rec = rm->rec;
+	size_t len = rm->len;
+
+	rm->rec = NULL;
+	rm->len = rm->cap = 0;
+	rm->frags = 0;
+	rm->in_frag = 0;
+	if (rec == NULL) {
+		/* An empty record: nothing to dispatch, nothing to keep. */
+		return 0;
+	}
+	return cb(arg, rec, len);
+}
+
+int
+recmark_feed(struct recmark *rm, const uint8_t *p, size_t n, recmark_cb cb, void *arg)
+{
+	while (n > 0) {
+		if (!rm->in_frag) {
+			size_t take = 4 - rm->hdr_have;
+
+			if (take > n)
+				take = n;
+			memcpy(rm->hdr + rm->hdr_have, p, take);
+			rm->hdr_have += (unsigned)take;
+			p += take;
+			n -= take;
+			if (rm->hdr_have < 4)
+				return 0;
+			if (start_fragment(rm) < 0)
+				return -1;
+		} else {
+			size_t take = rm->frag_left < n ? rm->frag_left : n;
+
+			if (reserve(rm, take) < 0)
+				return -1;
+			memcpy(rm->rec + rm->len, p, take);
+			rm->len += take;
+			rm->frag_left -= (uint32_t)take;
+			p += take;
+			n -= take;
+		}
+		if (rm->in_frag && rm->frag_left == 0) {
+			rm->in_frag = 0;
+			if (rm->last_frag && finish_record(rm, cb, arg) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
