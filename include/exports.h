@@ -49,7 +49,7 @@ struct export_client {
 struct export {
 	char *path;		/* canonical, no trailing slash */
 	uint32_t id;		/* appears in file handles: must be stable */
-	int rootfd;		/* O_PATH descriptor of the export root, or -1 */
+	int rootfd;		/* descriptor of the export root, or -1 */
 	dev_t dev;
 	ino_t ino;
 	struct export_client *clients;

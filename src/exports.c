@@ -619,7 +619,10 @@ open_roots(const char *file, struct export_table *t, exports_err_fn err, void *a
 		struct export *e = &t->exports[i];
 		struct stat st;
 
-		e->rootfd = open(e->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		/* Readable, not O_PATH: open_by_handle_at refuses an O_PATH mount fd. */
+		e->rootfd = open(e->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (e->rootfd < 0 && errno == EACCES)
+			e->rootfd = open(e->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (e->rootfd < 0 || fstat(e->rootfd, &st) < 0) {
 			snprintf(msg, sizeof(msg), "%s:%u: cannot open export %s: %s",
 			    file, e->line, e->path, strerror(errno));
