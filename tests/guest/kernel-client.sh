@@ -1,0 +1,99 @@
+#!/bin/bash
+# Runs inside the QEMU guest (see run-guest): the Linux kernel NFS client
+# against usernfsd, both in the guest, over loopback TCP.
+#   kernel-client.sh USERNFSD_BINARY
+# Mounts with noac,lookupcache=none and drops the page cache before reads,
+# so every check below is answered by the server, not by client caches.
+set -eu
+daemon=$1
+work=/tmp/kc
+exp=$work/export
+mnt=$work/mnt
+log=$work/usernfsd.log
+NFS_PORT=2049
+MOUNT_PORT=20048
+
+step() { echo "kernel-client: $*"; }
+fail() {
+	echo "kernel-client: FAIL: $*"
+	echo "---- daemon log"; tail -n 30 "$log" 2>/dev/null || true
+	exit 1
+}
+
+start_daemon() {
+	rm -f "$work/pid"
+	"$daemon" --foreground --no-rpcbind --exports "$work/exports" --state-dir "$work/state" \
+		--pidfile "$work/pid" --nfs-port $NFS_PORT --mount-port $MOUNT_PORT >>"$log" 2>&1 3<&- &
+	for _ in $(seq 100); do
+		[ -s "$work/pid" ] && return 0
+		sleep 0.1
+	done
+	fail "daemon did not start"
+}
+
+stop_daemon() {
+	kill -TERM "$(cat "$work/pid")"
+	for _ in $(seq 100); do
+		[ -e "$work/pid" ] || return 0
+		sleep 0.1
+	done
+	fail "daemon did not stop"
+}
+
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+modprobe nfs
+modprobe nfsv3
+mkdir -p "$exp" "$mnt" "$work/state"
+
+step "building the export"
+mkdir -p "$exp/a/b" "$exp/x" "$exp/deep/1/2/3" "$exp/big"
+printf '' >"$exp/empty"
+head -c 1 /dev/urandom >"$exp/one"
+head -c 4097 /dev/urandom >"$exp/page-plus-one"
+head -c 3000000 /dev/urandom >"$exp/deep/1/2/3/three-megs"
+head -c 8000000 /dev/urandom >"$exp/eight-megs"
+echo "held open across restart and move" >"$exp/a/b/file"
+ln -s eight-megs "$exp/rel-link"
+ln -s /etc/hostname "$exp/abs-link"
+(cd "$exp/big" && seq -f 'entry-%05g' 1 5000 | xargs touch)
+# Checksums for the data files; the 5000 empty names are checked by listing.
+(cd "$exp" && find . -path ./big -prune -o -type f -print0 | sort -z | xargs -0 sha256sum) >"$work/want.sum"
+
+echo "$exp 127.0.0.1(rw,no_root_squash)" >"$work/exports"
+start_daemon
+
+step "mounting vers=3,proto=tcp"
+mount -t nfs -o vers=3,proto=tcp,port=$NFS_PORT,mountport=$MOUNT_PORT,mountproto=tcp,nolock,noac,lookupcache=none \
+	127.0.0.1:"$exp" "$mnt" || fail "mount"
+grep -q " $mnt nfs " /proc/mounts || fail "not in /proc/mounts"
+
+step "reading the tree back"
+drop_caches
+(cd "$mnt" && sha256sum -c --quiet "$work/want.sum") || fail "checksums differ"
+[ "$(readlink "$mnt/rel-link")" = eight-megs ] || fail "relative symlink"
+[ "$(readlink "$mnt/abs-link")" = /etc/hostname ] || fail "absolute symlink"
+cmp "$mnt/rel-link" "$exp/eight-megs" || fail "read through a relative symlink"
+ls "$mnt/big" >"$work/listing"
+[ "$(wc -l <"$work/listing")" -eq 5000 ] || fail "listing of 5000 entries"
+[ "$(sort -u "$work/listing" | wc -l)" -eq 5000 ] || fail "duplicate names in listing"
+[ "$(stat -c %s "$mnt/eight-megs")" -eq 8000000 ] || fail "size"
+touch "$mnt/nope" 2>/dev/null && fail "a write succeeded on the read-only server"
+
+step "a file held open across a restart and a move of its parent"
+exec 3<"$mnt/a/b/file"
+ino=$(stat -L -c %i /proc/self/fd/3)
+stop_daemon
+mv "$exp/a/b" "$exp/x/moved"
+start_daemon
+drop_caches
+[ "$(stat -L -c %i /proc/self/fd/3)" = "$ino" ] || fail "stat through the held descriptor"
+[ "$(cat /proc/self/fd/3)" = "held open across restart and move" ] || fail "read through the held descriptor"
+[ "$(cat "$mnt/x/moved/file")" = "held open across restart and move" ] || fail "read at the new path"
+[ ! -e "$mnt/a/b" ] || fail "old path still visible"
+exec 3<&-
+
+step "unmounting"
+umount "$mnt" || { ls -l /proc/[0-9]*/cwd /proc/[0-9]*/fd 2>/dev/null | grep -B3 "$mnt"; fail "umount"; }
+stop_daemon
+step "all checks passed"

@@ -1,0 +1,502 @@
+# tests/lib.sh - shared helpers for usernfsd's host-side integration tests.
+#
+# Sourced (by bash) from every tests/integ_*.sh:
+#
+#     . "$(dirname "$0")/lib.sh"
+#
+# What it provides
+#   skip REASON              exit 77 (automake's SKIP) with a reason
+#   need_root, need_cmd CMD|PKG..., need_ipv6_lo
+#   fail MSG                 fatal error: prints MSG and the daemon log tail, exit 1
+#   ok DESC / not_ok DESC [DETAILS]   record one check
+#   run_check DESC CMD...    check passes iff CMD exits 0 (its output: $OUT)
+#   run_expect DESC ERE CMD...   check passes iff CMD's output matches ERE
+#   finish                   print "NAME: N passed, M failed" and exit 0/1
+#   start_rpcbind            use the running rpcbind, or start one (stopped at exit)
+#   start_daemon EXPORTS_CONTENT [EXTRA ARGS...]   start usernfsd in the foreground
+#   stop_daemon              SIGTERM, bounded wait, the exit status must be 0
+#   restart_daemon           stop_daemon + start again with the same exports/args
+#   daemon_alive             0 if the daemon process is still running
+#   probe ARGS...            run rpcprobe
+#   nfs_probe PROTO [OPTS] CMD...   rpcprobe against 127.0.0.1:$NFS_PORT (::1 for *6)
+#   mnt_probe PROTO [OPTS] CMD...   rpcprobe against 127.0.0.1:$MOUNT_PORT
+#   field KEY TEXT           value of the first KEY=value token in TEXT
+#   mnt_fh PROTO PATH        prints the MNT handle of PATH (empty on failure)
+#   nfsurl PATH              libnfs URL for PATH (relative paths: under $EXPORT)
+#
+# Environment knobs
+#   USERNFSD   daemon binary (default $top_builddir/src/usernfsd)
+#   RPCPROBE   probe binary  (default $top_builddir/tests/rpcprobe; built
+#              on the fly from rpcprobe.c into the scratch dir if missing)
+#   top_builddir   (default: the first of ., .., $(dirname $0)/.. that holds
+#              src/usernfsd)
+#   NFS_PORT / MOUNT_PORT  test ports (default 32049 / 32048)
+#   USERNFSD_WRAPPER   e.g. "valgrind -q" (then the pidfile check is relaxed)
+#   TEST_DEBUG=1   pass --debug to the daemon; VERBOSE=1 print passing checks
+#   KEEP_TMP=1     keep the scratch directory
+#   LOCK_TIMEOUT   seconds to wait for the global test lock (default 600)
+
+TEST_NAME=$(basename "$0" .sh)
+TESTS_SRCDIR=$(cd "$(dirname "$0")" && pwd)
+
+NFS_PORT=${NFS_PORT:-32049}
+MOUNT_PORT=${MOUNT_PORT:-32048}
+NFS_PROG=100003
+MOUNT_PROG=100005
+NFSACL_PROG=100227
+
+# nfsstat3 / mountstat3 values used by the tests
+NFS3_OK=0
+NFS3ERR_NOENT=2
+NFS3ERR_ACCES=13
+NFS3ERR_ROFS=30
+NFS3ERR_STALE=70
+NFS3ERR_BADHANDLE=10001
+NFS3ERR_NOTSUPP=10004
+MNT3ERR_NOENT=2
+MNT3ERR_ACCES=13
+
+PASSED=0
+FAILED=0
+DAEMON_PID=
+DAEMON_LOG=
+DAEMON_N=0
+RPCBIND_PID=
+EXTRA_PIDS=
+WORKDIR=
+
+# ---------------------------------------------------------------------------
+# reporting
+
+skip() {
+	echo "SKIP: $TEST_NAME: $*"
+	exit 77
+}
+
+daemon_log_tail() {
+	if [ -n "$DAEMON_LOG" ] && [ -f "$DAEMON_LOG" ]; then
+		echo "---- last ${1:-30} lines of $DAEMON_LOG ----"
+		tail -n "${1:-30}" "$DAEMON_LOG"
+		echo "----"
+	fi
+}
+
+fail() {
+	echo "FAIL: $TEST_NAME: $*" >&2
+	daemon_log_tail 40 >&2
+	exit 1
+}
+
+ok() {
+	PASSED=$((PASSED + 1))
+	if [ -n "${VERBOSE:-}" ]; then echo "ok: $1"; fi
+}
+
+# not_ok DESC [DETAILS]
+not_ok() {
+	FAILED=$((FAILED + 1))
+	{
+		echo "FAIL: $1"
+		if [ -n "${2:-}" ]; then printf '%s\n' "$2" | head -n 40 | sed 's/^/    /'; fi
+	} >&2
+}
+
+# run_check DESC CMD...: passes iff CMD exits 0; its output is left in $OUT
+run_check() {
+	local desc=$1; shift
+	OUT=$("$@" 2>&1)
+	RC=$?
+	if [ "$RC" -eq 0 ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "command: $*
+exit status: $RC
+$OUT"
+	fi
+	return $RC
+}
+
+# run_expect DESC ERE CMD...: passes iff CMD's output (stdout+stderr)
+# matches the extended regular expression ERE; its output is left in $OUT
+run_expect() {
+	local desc=$1 ere=$2; shift 2
+	OUT=$("$@" 2>&1)
+	RC=$?
+	if printf '%s\n' "$OUT" | grep -Eq -- "$ere"; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc" "command: $*
+expected output matching: $ere
+exit status: $RC
+$OUT"
+	return 1
+}
+
+finish() {
+	if [ "$FAILED" -gt 0 ]; then
+		daemon_log_tail 40 >&2
+	fi
+	echo "$TEST_NAME: $PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ] && exit 0
+	exit 1
+}
+
+# ---------------------------------------------------------------------------
+# requirements
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (rpcbind registration, reserved ports, file handles)"
+}
+
+# need_cmd CMD...: a word containing '-utils' or a known package name is
+# mapped to the commands it provides
+need_cmd() {
+	local c
+	for c in "$@"; do
+		case $c in
+		libnfs-utils) need_cmd nfs-ls nfs-cat nfs-cp ;;
+		nfs-common) need_cmd showmount ;;
+		*) command -v "$c" >/dev/null 2>&1 || skip "command '$c' not found" ;;
+		esac
+	done
+}
+
+has_ipv6_lo() {
+	[ -r /proc/net/if_inet6 ] && grep -q ' lo$' /proc/net/if_inet6
+}
+
+need_ipv6_lo() {
+	has_ipv6_lo || skip "no IPv6 address on lo"
+}
+
+# ---------------------------------------------------------------------------
+# locating the binaries
+
+if [ -z "${top_builddir:-}" ]; then
+	for d in . .. "$TESTS_SRCDIR/.."; do
+		if [ -x "$d/src/usernfsd" ]; then top_builddir=$d; break; fi
+	done
+	: "${top_builddir:=$TESTS_SRCDIR/..}"
+fi
+USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
+RPCPROBE=${RPCPROBE:-$top_builddir/tests/rpcprobe}
+
+# ---------------------------------------------------------------------------
+# the global lock, scratch directory and cleanup
+
+_stop_pid() {   # _stop_pid PID: TERM, up to 5 s, then KILL (not for our children's status)
+	local pid=$1 i
+	kill -0 "$pid" 2>/dev/null || return 0
+	kill -TERM "$pid" 2>/dev/null
+	for i in $(seq 50); do
+		_pid_running "$pid" || return 0
+		sleep 0.1
+	done
+	echo "warning: pid $pid ignored SIGTERM for 5 s, sending SIGKILL" >&2
+	kill -KILL "$pid" 2>/dev/null
+}
+
+# running = exists and is not a zombie
+_pid_running() {
+	local st
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+_cleanup() {
+	local rc=$? p
+	trap - EXIT
+	if [ -n "$DAEMON_PID" ]; then
+		p=$(_daemon_real_pid)
+		[ "$p" = "$DAEMON_PID" ] || _stop_pid "$p"
+		_stop_pid "$DAEMON_PID"
+		wait "$DAEMON_PID" 2>/dev/null
+	fi
+	for p in $EXTRA_PIDS; do _stop_pid "$p"; done
+	if [ -n "$RPCBIND_PID" ]; then
+		_stop_pid "$RPCBIND_PID"
+		wait "$RPCBIND_PID" 2>/dev/null
+	fi
+	if [ -n "$WORKDIR" ] && [ -d "$WORKDIR" ]; then
+		if [ -n "${KEEP_TMP:-}" ]; then
+			echo "$TEST_NAME: scratch kept in $WORKDIR"
+		else
+			rm -rf "$WORKDIR"
+		fi
+	fi
+	exit $rc
+}
+
+trap _cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Take the lock that keeps two tests from running daemons at the same
+# time.  fd 9 is closed for every long-lived process we start, so only
+# this shell holds it.
+take_lock() {
+	need_cmd flock
+	exec 9>>"${USERNFSD_TEST_LOCK:-/tmp/usernfsd-tests.lock}"
+	flock -w "${LOCK_TIMEOUT:-600}" 9 ||
+		fail "could not take ${USERNFSD_TEST_LOCK:-/tmp/usernfsd-tests.lock} within ${LOCK_TIMEOUT:-600} s"
+}
+
+make_workdir() {
+	WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/usernfsd-$TEST_NAME.XXXXXX") ||
+		fail "mktemp failed"
+	EXPORTS_FILE=$WORKDIR/exports
+	STATE_DIR=$WORKDIR/state
+	PIDFILE=$WORKDIR/usernfsd.pid
+	mkdir -p "$STATE_DIR"
+}
+
+# Make sure the binaries are there; build rpcprobe if needed.
+need_binaries() {
+	[ -x "$USERNFSD" ] || skip "daemon not built: $USERNFSD (set USERNFSD=...)"
+	if [ ! -x "$RPCPROBE" ]; then
+		command -v gcc >/dev/null 2>&1 && pkg-config --exists libtirpc 2>/dev/null ||
+			skip "rpcprobe not built ($RPCPROBE) and no gcc/libtirpc to build it"
+		# shellcheck disable=SC2046
+		gcc -O2 -Wall -Wextra -Werror $(pkg-config --cflags libtirpc) \
+			-o "$WORKDIR/rpcprobe" "$TESTS_SRCDIR/rpcprobe.c" \
+			$(pkg-config --libs libtirpc) ||
+			fail "cannot build rpcprobe from $TESTS_SRCDIR/rpcprobe.c"
+		RPCPROBE=$WORKDIR/rpcprobe
+	fi
+}
+
+# The usual prologue: root, lock, scratch dir, binaries.
+setup() {
+	need_root
+	take_lock
+	make_workdir
+	need_binaries
+}
+
+# ---------------------------------------------------------------------------
+# rpcbind
+
+start_rpcbind() {
+	local i
+	if rpcinfo -p 127.0.0.1 >/dev/null 2>&1; then
+		return 0      # somebody else's rpcbind: use it, never stop it
+	fi
+	need_cmd rpcinfo rpcbind
+	mkdir -p /run/rpcbind 2>/dev/null
+	rpcbind -f </dev/null >"$WORKDIR/rpcbind.log" 2>&1 9>&- &
+	RPCBIND_PID=$!
+	for i in $(seq 50); do
+		rpcinfo -p 127.0.0.1 >/dev/null 2>&1 && return 0
+		_pid_running "$RPCBIND_PID" || break
+		sleep 0.1
+	done
+	cat "$WORKDIR/rpcbind.log" >&2
+	skip "could not start rpcbind"
+}
+
+# rpcinfo -p lines for PROG (4th column port), e.g. "100003 3 tcp 32049 nfs"
+rpcbind_entries() {
+	rpcinfo -p 127.0.0.1 2>/dev/null | awk -v p="$1" '$1 == p'
+}
+
+# Remove registrations of NFS/MOUNT v3 left behind by an earlier crashed
+# test daemon (same ports).  Anything else registered is not ours: skip.
+clear_stale_registrations() {
+	local prog port stale
+	for prog in $NFS_PROG $MOUNT_PROG $NFSACL_PROG; do
+		stale=$(rpcbind_entries $prog)
+		[ -n "$stale" ] || continue
+		for port in $(printf '%s\n' "$stale" | awk '{print $4}' | sort -u); do
+			if [ "$port" != "$NFS_PORT" ] && [ "$port" != "$MOUNT_PORT" ]; then
+				skip "program $prog is registered with rpcbind on port $port (another NFS server?)"
+			fi
+		done
+		echo "note: removing stale rpcbind registrations of $prog" >&2
+		for v in $(printf '%s\n' "$stale" | awk '{print $2}' | sort -u); do
+			rpcinfo -d "$prog" "$v" 2>/dev/null
+		done
+	done
+}
+
+# ---------------------------------------------------------------------------
+# the daemon
+
+# start_daemon EXPORTS_CONTENT [EXTRA ARGS...]
+start_daemon() {
+	[ -n "$WORKDIR" ] || make_workdir
+	DAEMON_EXPORTS=$1
+	shift
+	DAEMON_EXTRA=("$@")
+	printf '%s\n' "$DAEMON_EXPORTS" >"$EXPORTS_FILE"
+	_launch_daemon
+}
+
+restart_daemon() {
+	stop_daemon
+	_launch_daemon
+}
+
+_daemon_cmd() {
+	DAEMON_CMD=("$USERNFSD" --exports "$EXPORTS_FILE" --foreground
+		--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT"
+		--pidfile "$PIDFILE" --state-dir "$STATE_DIR")
+	if [ -n "${TEST_DEBUG:-}" ]; then DAEMON_CMD+=(--debug); fi
+	DAEMON_CMD+=("${DAEMON_EXTRA[@]}")
+}
+
+_launch_daemon() {
+	local i rc pid
+	if "$RPCPROBE" -t 2 127.0.0.1 "$NFS_PORT" tcp null $NFS_PROG 3 >/dev/null 2>&1; then
+		fail "something already answers NFS on 127.0.0.1:$NFS_PORT (a stale daemon?)"
+	fi
+	case " ${DAEMON_EXTRA[*]} " in
+	*" --no-rpcbind "*) ;;
+	*) clear_stale_registrations ;;
+	esac
+	_daemon_cmd
+	DAEMON_N=$((DAEMON_N + 1))
+	DAEMON_LOG=$WORKDIR/daemon.$DAEMON_N.log
+	rm -f "$PIDFILE"
+	# shellcheck disable=SC2086
+	${USERNFSD_WRAPPER:-} "${DAEMON_CMD[@]}" </dev/null >>"$DAEMON_LOG" 2>&1 9>&- &
+	DAEMON_PID=$!
+	for i in $(seq 100); do
+		if grep -q ready "$DAEMON_LOG" 2>/dev/null; then
+			break
+		fi
+		if ! _pid_running "$DAEMON_PID"; then
+			wait "$DAEMON_PID"
+			rc=$?
+			DAEMON_PID=
+			fail "daemon exited with status $rc before it was ready: ${DAEMON_CMD[*]}"
+		fi
+		sleep 0.1
+	done
+	grep -q ready "$DAEMON_LOG" ||
+		fail "daemon printed no 'ready' line within 10 s: ${DAEMON_CMD[*]}"
+	# the pidfile is written by the time it says ready
+	for i in $(seq 10); do [ -s "$PIDFILE" ] && break; sleep 0.1; done
+	[ -s "$PIDFILE" ] || fail "daemon said ready but $PIDFILE is missing or empty"
+	pid=$(tr -d ' \n' <"$PIDFILE")
+	if [ -z "${USERNFSD_WRAPPER:-}" ] && [ "$pid" != "$DAEMON_PID" ]; then
+		fail "pidfile says '$pid' but the daemon's pid is $DAEMON_PID"
+	fi
+}
+
+_daemon_real_pid() {
+	local p=
+	if [ -n "${USERNFSD_WRAPPER:-}" ] && [ -s "$PIDFILE" ]; then
+		p=$(tr -d ' \n' <"$PIDFILE")
+	fi
+	echo "${p:-$DAEMON_PID}"
+}
+
+daemon_alive() {
+	[ -n "$DAEMON_PID" ] && _pid_running "$DAEMON_PID"
+}
+
+# A check that the daemon survived what the test did to it.
+check_daemon_alive() {
+	if daemon_alive; then
+		ok "daemon alive${1:+ after $1}"
+		return 0
+	fi
+	local rc
+	wait "$DAEMON_PID" 2>/dev/null
+	rc=$?
+	DAEMON_PID=
+	not_ok "daemon died${1:+ after $1} (exit status $rc)" "$(daemon_log_tail 30)"
+	return 1
+}
+
+# SIGTERM, wait up to 10 s; the exit status must be 0.
+stop_daemon() {
+	local i rc
+	[ -n "$DAEMON_PID" ] || return 0
+	# with a wrapper (strace, ...) the daemon is the pid in the pidfile
+	kill -TERM "$(_daemon_real_pid)" 2>/dev/null
+	for i in $(seq 100); do
+		_pid_running "$DAEMON_PID" || break
+		sleep 0.1
+	done
+	if _pid_running "$DAEMON_PID"; then
+		kill -KILL "$DAEMON_PID"
+		wait "$DAEMON_PID" 2>/dev/null
+		DAEMON_PID=
+		fail "daemon did not exit within 10 s of SIGTERM"
+	fi
+	wait "$DAEMON_PID"
+	rc=$?
+	DAEMON_PID=
+	[ "$rc" -eq 0 ] || fail "daemon exited with status $rc after SIGTERM (expected 0)"
+}
+
+# ---------------------------------------------------------------------------
+# probing
+
+probe() {
+	"$RPCPROBE" "$@"
+}
+
+_host_for() {
+	case $1 in *6) echo ::1 ;; *) echo 127.0.0.1 ;; esac
+}
+
+# _probe_at PORT PROTO [RPCPROBE OPTIONS] COMMAND ARGS...
+_probe_at() {
+	local port=$1 proto=$2
+	local opts=()
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-P) opts+=("$1"); shift ;;
+		-[augtc]) opts+=("$1" "$2"); shift 2 ;;
+		*) break ;;
+		esac
+	done
+	"$RPCPROBE" "${opts[@]}" "$(_host_for "$proto")" "$port" "$proto" "$@"
+}
+
+# nfs_probe PROTO [-a none] [-P] [-t S] [-c N] COMMAND ARGS...
+nfs_probe() {
+	_probe_at "$NFS_PORT" "$@"
+}
+
+mnt_probe() {
+	_probe_at "$MOUNT_PORT" "$@"
+}
+
+# field KEY TEXT: the value of the first KEY=value token in TEXT
+field() {
+	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1
+}
+
+# mnt_fh PROTO PATH: the root handle of PATH in hex, empty if MNT failed
+mnt_fh() {
+	local out
+	out=$(mnt_probe "$1" mnt "$2" 2>&1) || return 1
+	[ "$(field status "$out")" = 0 ] || return 1
+	field fh "$out"
+}
+
+# fh_of PROTO ROOTFH REL/PATH: handle of a path below a root handle
+fh_of() {
+	local out
+	out=$(nfs_probe "$1" lookup-path "$2" "$3" 2>&1) || return 1
+	[ "$(field status "$out")" = 0 ] || return 1
+	field fh "$out"
+}
+
+# nfsurl PATH: libnfs (4.x/5.x) URL; relative PATHs are below $EXPORT
+nfsurl() {
+	local p=$1
+	case $p in
+	/*) ;;
+	*) p=${EXPORT%/}/$p ;;
+	esac
+	echo "nfs://127.0.0.1$p?version=3&nfsport=$NFS_PORT&mountport=$MOUNT_PORT"
+}
+
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
