@@ -1,0 +1,56 @@
+#!/bin/sh
+# Builds usernfsd and runs it in the foreground serving a demo export on
+# test ports, printing how a client mounts it. Run as root on Debian 12:
+#   sudo sh tests/demo.sh
+# Stop it with Ctrl-C (it unregisters from rpcbind on the way out).
+set -eu
+
+NFS_PORT=${NFS_PORT:-12049}
+MOUNT_PORT=${MOUNT_PORT:-12048}
+DEMO=${DEMO_DIR:-/tmp/usernfsd-demo}
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "demo.sh: run as root (it installs packages and starts rpcbind)" >&2
+	exit 1
+fi
+
+sh "$top/tests/install-deps.sh" build
+
+cd "$top"
+[ -x configure ] || autoreconf -fi
+[ -f Makefile ] || ./configure
+make -j"$(nproc)"
+
+# rpcbind lets clients find the ports; start it only if it is not running.
+if ! rpcinfo -p 127.0.0.1 >/dev/null 2>&1; then
+	rpcbind -w
+fi
+
+mkdir -p "$DEMO/export/docs" "$DEMO/state"
+echo "Hello from usernfsd." > "$DEMO/export/hello.txt"
+cp README.md "$DEMO/export/docs/" 2>/dev/null || true
+ln -sf hello.txt "$DEMO/export/greeting"
+cat > "$DEMO/exports" <<EOT
+# Demo: read-write for this machine, read-only for everyone else.
+$DEMO/export 127.0.0.1(rw,insecure,no_root_squash) ::1(rw,insecure,no_root_squash) *(ro,insecure)
+EOT
+
+host=$(hostname -I 2>/dev/null | awk '{print $1}')
+host=${host:-127.0.0.1}
+cat <<EOT
+
+usernfsd is serving $DEMO/export (NFS port $NFS_PORT, MOUNT port $MOUNT_PORT).
+Mount it from a Linux client with:
+
+  mount -t nfs -o vers=3,proto=tcp,port=$NFS_PORT,mountport=$MOUNT_PORT,nolock $host:$DEMO/export /mnt
+
+or look with libnfs:
+
+  nfs-ls 'nfs://$host$DEMO/export?version=3&nfsport=$NFS_PORT&mountport=$MOUNT_PORT'
+  showmount -e $host
+
+Press Ctrl-C to stop.
+EOT
+exec ./src/usernfsd --foreground --exports "$DEMO/exports" --state-dir "$DEMO/state" \
+	--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT"
