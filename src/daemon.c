@@ -82,14 +82,30 @@ daemon_check_exports(const char *file)
 
 /* ---- start-up helpers ---- */
 
+/* mkdir -p, with the last component private: it holds the handle key. */
 static int
 make_statedir(const char *dir)
 {
+	char path[4096];
 	struct stat st;
+	size_t len = strlen(dir);
 
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+	if (len == 0 || len >= sizeof(path)) {
+		errno = ENAMETOOLONG;
 		return -1;
-	if (stat(dir, &st) < 0)
+	}
+	memcpy(path, dir, len + 1);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -1;
+	if (stat(path, &st) < 0)
 		return -1;
 	if (!S_ISDIR(st.st_mode)) {
 		errno = ENOTDIR;

@@ -156,35 +156,36 @@ parse_id(const char *v, unsigned *out)
 	return 0;
 }
 
-/* Which option sets a flag was last given, to report ro+rw style conflicts. */
+/* The option given for each group so far, to report ro+rw style conflicts. */
+#define OPT_GROUPS 8
 struct optseen {
-	const char *rw;
-	const char *squash;
+	const char *given[OPT_GROUPS];
 };
 
 static int
 apply_option(struct parser *p, const char *opt, struct export_opts *o, struct optseen *seen)
 {
+	/* Options in the same group contradict each other. */
 	static const struct {
 		const char *name;
 		unsigned set, clear;
-		int group;	/* 1: ro/rw  2: root squash  0: none */
+		int group;
 	} flags[] = {
 		{ "ro", EXP_RO, 0, 1 },
 		{ "rw", 0, EXP_RO, 1 },
 		{ "root_squash", EXP_ROOT_SQUASH, 0, 2 },
 		{ "no_root_squash", 0, EXP_ROOT_SQUASH, 2 },
-		{ "all_squash", EXP_ALL_SQUASH, 0, 0 },
-		{ "no_all_squash", 0, EXP_ALL_SQUASH, 0 },
-		{ "secure", EXP_SECURE, 0, 0 },
-		{ "insecure", 0, EXP_SECURE, 0 },
-		{ "sync", 0, EXP_ASYNC, 0 },
-		{ "async", EXP_ASYNC, 0, 0 },
+		{ "all_squash", EXP_ALL_SQUASH, 0, 3 },
+		{ "no_all_squash", 0, EXP_ALL_SQUASH, 3 },
+		{ "secure", EXP_SECURE, 0, 4 },
+		{ "insecure", 0, EXP_SECURE, 4 },
+		{ "sync", 0, EXP_ASYNC, 5 },
+		{ "async", EXP_ASYNC, 0, 5 },
 		/* Accepted for compatibility; see usernfsd.8 for what they mean here. */
-		{ "no_subtree_check", 0, 0, 0 },
-		{ "subtree_check", 0, 0, 0 },
-		{ "wdelay", 0, 0, 0 },
-		{ "no_wdelay", 0, 0, 0 },
+		{ "no_subtree_check", 0, 0, 6 },
+		{ "subtree_check", 0, 0, 6 },
+		{ "wdelay", 0, 0, 7 },
+		{ "no_wdelay", 0, 0, 7 },
 	};
 	const char *eq = strchr(opt, '=');
 	unsigned id;
@@ -192,13 +193,13 @@ apply_option(struct parser *p, const char *opt, struct export_opts *o, struct op
 	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		if (strcmp(opt, flags[i].name) != 0)
 			continue;
-		if (flags[i].group == 1) {
-			if (seen->rw && strcmp(seen->rw, opt) != 0) {
-				perr(p, "conflicting options '%s' and '%s'", seen->rw, opt);
-				return -1;
-			}
-			seen->rw = flags[i].name;
+		const char **prev = &seen->given[flags[i].group];
+
+		if (*prev && strcmp(*prev, opt) != 0) {
+			perr(p, "conflicting options '%s' and '%s'", *prev, opt);
+			return -1;
 		}
+		*prev = flags[i].name;
 		o->flags = (o->flags | flags[i].set) & ~flags[i].clear;
 		return 0;
 	}

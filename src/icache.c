@@ -425,7 +425,8 @@ resolve_miss(const struct export *exp, const struct fh *fh, struct creds_state *
 		fd = openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
 	} else if (fh->kfh_len && !handles_need_search) {
 		fd = open_by_kernel_handle(exp, fh, cs);
-		if (fd < 0 && !handles_need_search)
+		/* EBADF: this export's root could only be opened O_PATH; search it. */
+		if (fd < 0 && !handles_need_search && errno != EBADF)
 			return -1;	/* ESTALE and friends: the kernel has spoken */
 	}
 	if (fd < 0)

@@ -87,7 +87,8 @@ mountd_init(const char *statedir)
 		return;
 	pthread_mutex_lock(&mlock);
 	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
+		/* host:path, where the host may be an IPv6 address full of colons */
+		char *colon = strstr(line, ":/");
 		line[strcspn(line, "\n")] = '\0';
 		if (colon == NULL)
 			continue;

@@ -158,6 +158,9 @@ test_errors(void)
 {
 	expect_error("/ok *(rw)\n/x *(bogus)\n", "exports:2: unknown option 'bogus'");
 	expect_error("/x *(ro,rw)\n", "exports:1: conflicting options 'ro' and 'rw'");
+	expect_error("/x *(root_squash,no_root_squash)\n",
+	    "exports:1: conflicting options 'root_squash' and 'no_root_squash'");
+	expect_error("/x *(insecure,secure)\n", "conflicting options 'insecure' and 'secure'");
 	expect_error("relative *(rw)\n", "exports:1: export path 'relative' is not absolute");
 	expect_error("/x/../y *\n", "exports:1: export path '/x/../y' is not canonical");
 	expect_error("/x 10.0.0.0/33\n", "exports:1: bad network '10.0.0.0/33'");
