@@ -40,6 +40,7 @@ struct rpc_call {
 typedef void (*rpc_handler)(struct rpc_call *call, void *args, void *res);
 
 #define PROC_AUTH_SYS	0x1	/* AUTH_NONE is too weak for this procedure */
+#define PROC_DRC	0x2	/* not idempotent: retransmissions answered from the DRC */
 
 struct rpc_proc {
 	const char *name;

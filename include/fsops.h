@@ -36,6 +36,7 @@ void fs_end(struct fs_ctx *ctx);
 int fs_export_access(struct rpc_call *call, const struct export *exp,
     const struct export_client **client);
 int fs_readonly(const struct fs_ctx *ctx);
+/* Attributes of ctx's object; ESTALE (and forgotten) once it is deleted. */
 
 /* Encodes the handle of ctx's object (or of ent) into buf; returns its length or 0. */
 size_t fs_handle(const struct fs_ctx *ctx, const struct inode_ent *ent, uint8_t *buf, size_t len);
@@ -50,6 +51,8 @@ int fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n
 #define ACC_WRITE 0x2
 #define ACC_EXEC 0x4
 int fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted);
+/* May the caller's identity access ctx's object with mode (R_OK...)? */
+int fs_may(struct fs_ctx *ctx, int mode);
 int fs_statfs(struct fs_ctx *ctx, struct statvfs *sv);
 
 struct fs_dirent {
@@ -63,6 +66,55 @@ typedef int (*fs_dirent_fn)(void *arg, const struct fs_dirent *d);
 int fs_readdir(struct fs_ctx *dir, uint64_t cookie, fs_dirent_fn fn, void *arg, int *eof);
 /* For READDIRPLUS: attributes and handle of an entry, without caching it. */
 int fs_dirent_info(struct fs_ctx *dir, const char *name, struct stat *st, struct fh *fh);
+
+/* ---- modifying operations (fsops_write.c) ---- */
+
+#define FS_SET_MODE	0x01
+#define FS_SET_UID	0x02
+#define FS_SET_GID	0x04
+#define FS_SET_SIZE	0x08
+#define FS_SET_ATIME	0x10
+#define FS_SET_MTIME	0x20
+
+/* Attributes to set; times may carry UTIME_NOW for "server time". */
+struct fs_sattr {
+	unsigned set;
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	uint64_t size;
+	struct timespec atime, mtime;
+};
+
+enum fs_stable { FS_UNSTABLE = 0, FS_DATA_SYNC = 1, FS_FILE_SYNC = 2 };
+enum fs_createmode { FS_CREATE_UNCHECKED, FS_CREATE_GUARDED, FS_CREATE_EXCLUSIVE };
+
+#define FS_VERF_LEN 8
+
+/* A name a client may create or remove: not empty, no '/', not "." or "..". */
+int fs_check_new_name(const char *name);
+/* guard_ctime: fail with ENOTSYNC unless the object's ctime equals it. */
+int fs_setattr(struct fs_ctx *ctx, const struct fs_sattr *sa, const struct timespec *guard_ctime);
+int fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
+    enum fs_stable stable, size_t *written, enum fs_stable *committed);
+int fs_commit(struct fs_ctx *ctx);
+/* The write verifier: new on every start and after a failed write-back. */
+void fs_write_verifier(uint8_t out[FS_VERF_LEN]);
+void fs_write_verifier_init(void);
+int fs_create(struct fs_ctx *dir, const char *name, enum fs_createmode how,
+    const struct fs_sattr *sa, const uint8_t verf[FS_VERF_LEN], struct fs_ctx *child,
+    struct stat *st);
+int fs_mkdir(struct fs_ctx *dir, const char *name, const struct fs_sattr *sa,
+    struct fs_ctx *child, struct stat *st);
+int fs_symlink(struct fs_ctx *dir, const char *name, const char *target,
+    const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st);
+/* type: S_IFCHR, S_IFBLK, S_IFIFO or S_IFSOCK */
+int fs_mknod(struct fs_ctx *dir, const char *name, mode_t type, dev_t rdev,
+    const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st);
+int fs_remove(struct fs_ctx *dir, const char *name);
+int fs_rmdir(struct fs_ctx *dir, const char *name);
+int fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const char *tname);
+int fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name);
 
 /* MOUNT: the handle for path, checking the client against the export. */
 int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen);

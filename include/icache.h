@@ -24,6 +24,9 @@ struct inode_ent {
 	struct fh fh;		/* the handle this entry answers to */
 	int fd;			/* O_PATH, owned by the cache */
 	int rdfd;		/* O_RDONLY for regular files, opened on first READ */
+	int wrfd;		/* O_RDWR, opened on first WRITE */
+	int dirty;		/* unstable writes not yet synced (under the cache lock) */
+	long last_used;		/* monotonic seconds, for closing idle data descriptors */
 	mode_t type;		/* S_IFMT bits */
 	/* cache internals */
 	struct inode_ent *hnext;
@@ -51,9 +54,23 @@ void icache_ref(struct inode_ent *e);
 int openat_beneath(int dirfd, const char *path, int flags);
 /* Forget an object the server knows is gone. */
 void icache_forget(struct inode_ent *e);
-/* Readable descriptor for a regular file entry (opened once, kept). */
+/*
+ * Data descriptors for a regular file, opened once as the daemon and kept
+ * (the caller checks the client's permission first). -1 with errno.
+ */
 int icache_read_fd(struct inode_ent *e, struct creds_state *cs);
-/* Drops entries whose objects were deleted behind our back. */
+int icache_write_fd(struct inode_ent *e, struct creds_state *cs);
+void icache_mark_dirty(struct inode_ent *e);
+/*
+ * Makes everything written through the cache durable (COMMIT). 0 or an
+ * errno; a failure also changes the write verifier.
+ */
+int icache_sync(struct inode_ent *e, int datasync);
+/* "/proc/self/fd/N" for the entry's O_PATH descriptor. */
+void icache_proc_path(const struct inode_ent *e, char *buf, size_t len);
+/* Deferred write-back failures seen so far (feeds the write verifier). */
+unsigned icache_wb_failures(void);
+/* Drops entries whose objects were deleted behind our back; closes idle data fds. */
 void icache_sweep(void);
 
 /* Builds the handle for an object named 'name' under dirfd (no cache entry). */

@@ -267,6 +267,9 @@ daemon_run(const struct daemon_opts *o)
 	if (!o->foreground)
 		detach();
 	log_init("usernfsd", o->foreground, o->debug);
+	/* Clients send the exact modes they want; our umask must not alter them. */
+	umask(0);
+	fs_write_verifier_init();
 	setup_signals(&waitmask);
 
 	if (make_statedir(o->statedir) < 0) {

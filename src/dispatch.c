@@ -7,6 +7,7 @@
 
 #include "creds.h"
 #include "dispatch.h"
+#include "drc.h"
 #include "exports.h"
 #include "log.h"
 #include "transport.h"
@@ -120,11 +121,13 @@ arena_reset(struct worker *w)
 
 /* ---- replies ---- */
 
-static void
+/* Encodes and sends a reply; returns its length (0 if nothing was sent). */
+static size_t
 send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
 {
 	XDR x;
 	uint8_t *msg = w->reply + REPLY_HEADROOM;
+	size_t len;
 
 	xdrmem_create(&x, (char *)msg, REPLY_BUF_LEN, XDR_ENCODE);
 	if (!xdr_replymsg(&x, reply)) {
@@ -135,13 +138,15 @@ send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
 		reply->acpted_rply.ar_results.proc = XDRPROC(xdr_void);
 		xdrmem_create(&x, (char *)msg, REPLY_BUF_LEN, XDR_ENCODE);
 		if (!xdr_replymsg(&x, reply))
-			return;
+			return 0;
 	}
-	transport_reply(req, msg, xdr_getpos(&x));
+	len = xdr_getpos(&x);
 	xdr_destroy(&x);
+	transport_reply(req, msg, len);
+	return len;
 }
 
-static void
+static size_t
 reply_accepted(struct worker *w, struct rpc_req *req, uint32_t xid, enum accept_stat st,
     xdrproc_t xdr_res, void *res)
 {
@@ -155,7 +160,7 @@ reply_accepted(struct worker *w, struct rpc_req *req, uint32_t xid, enum accept_
 	r.acpted_rply.ar_stat = st;
 	r.acpted_rply.ar_results.where = res;
 	r.acpted_rply.ar_results.proc = st == SUCCESS ? xdr_res : XDRPROC(xdr_void);
-	send_reply(w, req, &r);
+	return send_reply(w, req, &r);
 }
 
 static void
@@ -258,7 +263,7 @@ find_version(const struct rpc_program *p, uint32_t vers)
 	return NULL;
 }
 
-static void
+static size_t
 run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
     const struct rpc_proc *proc)
 {
@@ -267,24 +272,60 @@ run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *ca
 		long double align;
 	} args;
 	void *res = call_alloc(call, proc->res_size ? proc->res_size : 1);
+	size_t len = 0;
 
 	memset(&args, 0, sizeof(args));
-	if (res == NULL) {
-		reply_accepted(w, req, call->xid, SYSTEM_ERR, NULL, NULL);
-		return;
-	}
+	if (res == NULL)
+		return reply_accepted(w, req, call->xid, SYSTEM_ERR, NULL, NULL);
 	if (!proc->xdr_args(x, &args)) {
 		xdr_free(proc->xdr_args, (char *)&args);
-		reply_accepted(w, req, call->xid, GARBAGE_ARGS, NULL, NULL);
-		return;
+		return reply_accepted(w, req, call->xid, GARBAGE_ARGS, NULL, NULL);
 	}
 	call->exports = exports_acquire();
 	proc->fn(call, &args, res);
 	exports_release(call->exports);
 	call->exports = NULL;
 	if (!call->drop_reply)
-		reply_accepted(w, req, call->xid, SUCCESS, proc->xdr_res, res);
+		len = reply_accepted(w, req, call->xid, SUCCESS, proc->xdr_res, res);
 	xdr_free(proc->xdr_args, (char *)&args);
+	return len;
+}
+
+/*
+ * Non-idempotent procedures go through the duplicate request cache: a
+ * retransmission gets the original reply, a copy of a call still running
+ * is dropped.
+ */
+static void
+run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
+    const struct rpc_proc *proc)
+{
+	struct drc_key key;
+	size_t pos = xdr_getpos(x), len;
+	uint8_t *msg = w->reply + REPLY_HEADROOM;
+
+	if (!(proc->flags & PROC_DRC)) {
+		run_procedure(w, req, x, call, proc);
+		return;
+	}
+	drc_key_init(&key, call->xid, call->prog, call->vers, call->proc, req->proto, &req->peer,
+	    req->buf + pos, req->len - pos);
+	switch (drc_begin(&key, msg, REPLY_BUF_LEN, &len)) {
+	case DRC_REPLAY:
+		log_debug("xid %08x: retransmission answered from the cache", call->xid);
+		transport_reply(req, msg, len);
+		return;
+	case DRC_IN_PROGRESS:
+		log_debug("xid %08x: retransmission of a call in progress dropped", call->xid);
+		return;
+	case DRC_NEW:
+		break;
+	}
+	len = run_procedure(w, req, x, call, proc);
+	if (len)
+		drc_done(&key, msg, len);
+	else
+		drc_forget(&key);
 }
 
 void
@@ -351,7 +392,7 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	}
 	log_debug("xid %08x %s v%u %s", call.xid, prog->name, call.vers,
 	    vers->procs[call.proc].name);
-	run_procedure(w, req, &x, &call, &vers->procs[call.proc]);
+	run_once(w, req, &x, &call, &vers->procs[call.proc]);
 out:
 	xdr_destroy(&x);
 	arena_reset(w);

@@ -240,8 +240,8 @@ fs_readlink(struct fs_ctx *ctx, char *buf, size_t len, size_t *outlen)
 
 /* ---- data ---- */
 
-static int
-may(struct fs_ctx *ctx, int mode)
+int
+fs_may(struct fs_ctx *ctx, int mode)
 {
 	return syscall(SYS_faccessat2, ctx->ent->fd, "", mode, AT_EMPTY_PATH | AT_EACCESS) == 0;
 }
@@ -260,7 +260,7 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 	if ((err = stat_live(ctx, ctx->ent, &st)) != 0)
 		return err;
 	/* The owner may read what it wrote even after a chmod, as with knfsd. */
-	if (st.st_uid != ctx->cred.uid && !may(ctx, R_OK))
+	if (st.st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
 		return EACCES;
 	if ((fd = icache_read_fd(ctx->ent, call_creds(ctx->call))) < 0)
 		return errno;
@@ -287,11 +287,11 @@ int
 fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted)
 {
 	*granted = 0;
-	if ((want & ACC_READ) && may(ctx, R_OK))
+	if ((want & ACC_READ) && fs_may(ctx, R_OK))
 		*granted |= ACC_READ;
-	if ((want & ACC_WRITE) && !fs_readonly(ctx) && may(ctx, W_OK))
+	if ((want & ACC_WRITE) && !fs_readonly(ctx) && fs_may(ctx, W_OK))
 		*granted |= ACC_WRITE;
-	if ((want & ACC_EXEC) && may(ctx, X_OK))
+	if ((want & ACC_EXEC) && fs_may(ctx, X_OK))
 		*granted |= ACC_EXEC;
 	return 0;
 }
@@ -436,7 +436,7 @@ fs_readdir(struct fs_ctx *dir, uint64_t cookie, fs_dirent_fn fn, void *arg, int 
 	if (dir->ent->type != S_IFDIR)
 		return ENOTDIR;
 	c = cursor_take(dir->ent->fh.export_id, dir->ent->fh.ino, cookie);
-	if (c && !may(dir, R_OK | X_OK)) {
+	if (c && !fs_may(dir, R_OK | X_OK)) {
 		/* Parked by another user: this one must be allowed to read too. */
 		cursor_free(c);
 		return EACCES;

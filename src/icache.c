@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "creds.h"
 #include "exports.h"
 #include "icache.h"
@@ -26,6 +28,9 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct inode_ent *buckets[NBUCKETS];
 static struct inode_ent *lru_head, *lru_tail;	/* head = most recent */
 static unsigned nentries, capacity = 8192;
+/* Deferred write-back failures so far; part of the NFS write verifier. */
+static unsigned wb_failures;
+#define DATA_FD_IDLE_SECS 30
 /* Set once open_by_handle_at says we lack the privilege: stop asking. */
 static int handles_need_search;
 
@@ -100,13 +105,49 @@ hash_unlink(struct inode_ent *e)
 		}
 }
 
+static long
+now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/*
+ * Closes the data descriptors. Unstable data is synced first: a failure
+ * here is remembered in the write verifier, so clients resend it.
+ */
+static void
+close_data_fds(struct inode_ent *e, int dirty)
+{
+	if (e->wrfd >= 0) {
+		if (dirty && fsync(e->wrfd) < 0) {
+			__atomic_add_fetch(&wb_failures, 1, __ATOMIC_SEQ_CST);
+			log_warn("write-back of inode %llu failed; clients will resend",
+			    (unsigned long long)e->fh.ino);
+		}
+		close(e->wrfd);
+		e->wrfd = -1;
+	}
+	if (e->rdfd >= 0) {
+		close(e->rdfd);
+		e->rdfd = -1;
+	}
+}
+
 static void
 ent_destroy(struct inode_ent *e)
 {
+	close_data_fds(e, e->dirty);
 	close(e->fd);
-	if (e->rdfd >= 0)
-		close(e->rdfd);
 	free(e);
+}
+
+unsigned
+icache_wb_failures(void)
+{
+	return __atomic_load_n(&wb_failures, __ATOMIC_SEQ_CST);
 }
 
 static struct inode_ent *
@@ -177,6 +218,8 @@ insert(const struct fh *fh, int fd, mode_t type)
 	e->fh = *fh;
 	e->fd = fd;
 	e->rdfd = -1;
+	e->wrfd = -1;
+	e->last_used = now_sec();
 	e->type = type;
 	e->refs = 1;
 	e->hnext = buckets[b];
@@ -460,6 +503,7 @@ icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs
 	e = find_locked(fh);
 	if (e) {
 		e->refs++;
+		e->last_used = now_sec();
 		lru_unlink(e);
 		lru_push(e);
 		pthread_mutex_unlock(&lock);
@@ -521,53 +565,136 @@ icache_enter(const struct export *exp, int dirfd, const char *name, struct inode
 	return 0;
 }
 
-int
-icache_read_fd(struct inode_ent *e, struct creds_state *cs)
+void
+icache_proc_path(const struct inode_ent *e, char *buf, size_t len)
 {
-	char path[64];
-	int fd;
+	snprintf(buf, len, "/proc/self/fd/%d", e->fd);
+}
 
-	(void)cs;
+/*
+ * Reopens the object itself, not a path: /proc/self/fd names the inode we
+ * hold. Opened as the daemon, so a client's later permission change does
+ * not strand the cached descriptor; callers check the client's rights.
+ */
+static int
+data_fd(struct inode_ent *e, struct creds_state *cs, int *slot, int flags)
+{
+	struct eff_cred saved;
+	int was_valid = cs->valid, fd, err;
+	char path[64];
+
 	pthread_mutex_lock(&lock);
-	fd = e->rdfd;
+	fd = *slot;
 	pthread_mutex_unlock(&lock);
 	if (fd >= 0)
 		return fd;
-	/* Reopen the object itself, not a path: /proc/self/fd names the inode we hold. */
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", e->fd);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
+	saved = cs->cur;
+	if (creds_root(cs) < 0)
 		return -1;
+	icache_proc_path(e, path, sizeof(path));
+	fd = open(path, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	err = errno;
+	if (was_valid && creds_apply(cs, &saved) < 0) {
+		if (fd >= 0)
+			close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	if (fd < 0) {
+		errno = err;
+		return -1;
+	}
 	pthread_mutex_lock(&lock);
-	if (e->rdfd < 0) {
-		e->rdfd = fd;
+	if (*slot < 0) {
+		*slot = fd;
 	} else {
 		close(fd);
-		fd = e->rdfd;
+		fd = *slot;
 	}
 	pthread_mutex_unlock(&lock);
 	return fd;
+}
+
+int
+icache_read_fd(struct inode_ent *e, struct creds_state *cs)
+{
+	/* A descriptor open for writing reads as well. */
+	if (e->wrfd >= 0)
+		return e->wrfd;
+	return data_fd(e, cs, &e->rdfd, O_RDONLY);
+}
+
+int
+icache_write_fd(struct inode_ent *e, struct creds_state *cs)
+{
+	return data_fd(e, cs, &e->wrfd, O_RDWR);
+}
+
+void
+icache_mark_dirty(struct inode_ent *e)
+{
+	pthread_mutex_lock(&lock);
+	e->dirty = 1;
+	pthread_mutex_unlock(&lock);
+}
+
+int
+icache_sync(struct inode_ent *e, int datasync)
+{
+	int fd, rc;
+
+	pthread_mutex_lock(&lock);
+	fd = e->wrfd >= 0 ? e->wrfd : e->rdfd;
+	e->dirty = 0;
+	pthread_mutex_unlock(&lock);
+	if (fd < 0)
+		return 0;	/* nothing written through us since the last sync */
+	rc = datasync ? fdatasync(fd) : fsync(fd);
+	if (rc < 0) {
+		int err = errno;
+		__atomic_add_fetch(&wb_failures, 1, __ATOMIC_SEQ_CST);
+		log_warn("sync of inode %llu failed", (unsigned long long)e->fh.ino);
+		return err;
+	}
+	return 0;
 }
 
 void
 icache_sweep(void)
 {
 	struct inode_ent *dead = NULL, *e, *prev;
+	struct inode_ent idle[256];	/* just the descriptors, taken under the lock */
+	unsigned nidle = 0;
+	long now = now_sec();
 
-	/* Deleted objects: let their space go even if no client asks again. */
 	pthread_mutex_lock(&lock);
 	for (e = lru_tail; e; e = prev) {
 		struct stat st;
 
 		prev = e->lru_prev;
-		if (e->refs == 0 && fstat(e->fd, &st) == 0 && st.st_nlink == 0) {
+		if (e->refs != 0)
+			continue;	/* in use: its descriptors may be in a worker's hands */
+		if (fstat(e->fd, &st) == 0 && st.st_nlink == 0) {
+			/* Deleted: let its space go even if no client asks again. */
 			lru_unlink(e);
 			hash_unlink(e);
 			nentries--;
 			e->hnext = dead;
 			dead = e;
+		} else if ((e->rdfd >= 0 || e->wrfd >= 0) && now - e->last_used > DATA_FD_IDLE_SECS &&
+		    nidle < ARRAY_SIZE(idle)) {
+			idle[nidle].fh = e->fh;
+			idle[nidle].rdfd = e->rdfd;
+			idle[nidle].wrfd = e->wrfd;
+			idle[nidle].dirty = e->dirty;
+			nidle++;
+			e->rdfd = e->wrfd = -1;
+			e->dirty = 0;
 		}
 	}
 	pthread_mutex_unlock(&lock);
 	destroy_list(dead);
+	/* Synced (if dirty) and closed outside the lock: fsync may be slow. */
+	for (unsigned i = 0; i < nidle; i++)
+		close_data_fds(&idle[i], idle[i].dirty);
 }

@@ -246,12 +246,370 @@ nfs3_read(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&ctx);
 }
 
-/* Until the write path lands every modifying procedure is refused honestly. */
+/* ---- modifying procedures ---- */
+
 static void
-nfs3_readonly(struct rpc_call *call, void *argp, void *resp)
+sattr_from3(const sattr3 *in, struct fs_sattr *out)
 {
-	(void)call; (void)argp;
-	*(nfsstat3 *)resp = NFS3ERR_ROFS;
+	memset(out, 0, sizeof(*out));
+	if (in->mode.set_it) {
+		out->set |= FS_SET_MODE;
+		out->mode = in->mode.set_mode3_u.mode;
+	}
+	if (in->uid.set_it) {
+		out->set |= FS_SET_UID;
+		out->uid = in->uid.set_uid3_u.uid;
+	}
+	if (in->gid.set_it) {
+		out->set |= FS_SET_GID;
+		out->gid = in->gid.set_gid3_u.gid;
+	}
+	if (in->size.set_it) {
+		out->set |= FS_SET_SIZE;
+		out->size = in->size.set_size3_u.size;
+	}
+	if (in->atime.set_it != DONT_CHANGE) {
+		out->set |= FS_SET_ATIME;
+		if (in->atime.set_it == SET_TO_SERVER_TIME) {
+			out->atime.tv_nsec = UTIME_NOW;
+		} else {
+			out->atime.tv_sec = in->atime.set_atime_u.atime.seconds;
+			out->atime.tv_nsec = in->atime.set_atime_u.atime.nseconds;
+		}
+	}
+	if (in->mtime.set_it != DONT_CHANGE) {
+		out->set |= FS_SET_MTIME;
+		if (in->mtime.set_it == SET_TO_SERVER_TIME) {
+			out->mtime.tv_nsec = UTIME_NOW;
+		} else {
+			out->mtime.tv_sec = in->mtime.set_mtime_u.mtime.seconds;
+			out->mtime.tv_nsec = in->mtime.set_mtime_u.mtime.nseconds;
+		}
+	}
+}
+
+static int
+valid_sattr3(const sattr3 *in)
+{
+	/* Nanoseconds past a second are not a time. */
+	return !((in->atime.set_it == SET_TO_CLIENT_TIME &&
+	    in->atime.set_atime_u.atime.nseconds >= 1000000000u) ||
+	    (in->mtime.set_it == SET_TO_CLIENT_TIME &&
+	    in->mtime.set_mtime_u.mtime.nseconds >= 1000000000u));
+}
+
+/* Weak cache consistency: attributes before the change, for the client's cache. */
+static void
+wcc_pre(struct fs_ctx *ctx, pre_op_attr *pre)
+{
+	struct stat st;
+
+	pre->attributes_follow = FALSE;
+	if (ctx->ent && fs_getattr(ctx, &st) == 0) {
+		wcc_attr *w = &pre->pre_op_attr_u.attributes;
+		pre->attributes_follow = TRUE;
+		w->size = (uint64)st.st_size;
+		w->mtime.seconds = (uint32)st.st_mtim.tv_sec;
+		w->mtime.nseconds = (uint32)st.st_mtim.tv_nsec;
+		w->ctime.seconds = (uint32)st.st_ctim.tv_sec;
+		w->ctime.nseconds = (uint32)st.st_ctim.tv_nsec;
+	}
+}
+
+static void
+nfs3_setattr(struct rpc_call *call, void *argp, void *resp)
+{
+	SETATTR3args *a = argp;
+	SETATTR3res *r = resp;
+	struct fs_ctx ctx;
+	struct fs_sattr sa;
+	struct timespec guard;
+	wcc_data *wcc = &r->SETATTR3res_u.resok.obj_wcc;	/* same place in resfail */
+	int err = begin(call, &a->object, &ctx);
+
+	if (err == 0 && !valid_sattr3(&a->new_attributes))
+		err = EINVAL;
+	wcc_pre(&ctx, &wcc->before);
+	if (err == 0) {
+		sattr_from3(&a->new_attributes, &sa);
+		guard.tv_sec = a->guard.sattrguard3_u.obj_ctime.seconds;
+		guard.tv_nsec = a->guard.sattrguard3_u.obj_ctime.nseconds;
+		err = fs_setattr(&ctx, &sa, a->guard.check ? &guard : NULL);
+	}
+	r->status = st3(err);
+	post_attr(&ctx, &wcc->after);
+	fs_end(&ctx);
+}
+
+static void
+nfs3_write(struct rpc_call *call, void *argp, void *resp)
+{
+	WRITE3args *a = argp;
+	WRITE3res *r = resp;
+	struct fs_ctx ctx;
+	size_t n = 0;
+	enum fs_stable committed = FS_FILE_SYNC;
+	wcc_data *wcc = &r->WRITE3res_u.resok.file_wcc;	/* same place in resfail */
+	int err = begin(call, &a->file, &ctx);
+
+	/* The data the call carries is what gets written; count must agree. */
+	if (err == 0 && a->count != a->data.data_len)
+		err = EINVAL;
+	if (err == 0 && a->stable > FILE_SYNC)
+		err = EINVAL;
+	wcc_pre(&ctx, &wcc->before);
+	if (err == 0)
+		err = fs_write(&ctx, a->offset, a->data.data_val, a->data.data_len,
+		    (enum fs_stable)a->stable, &n, &committed);
+	r->status = st3(err);
+	if (err == 0) {
+		WRITE3resok *ok = &r->WRITE3res_u.resok;
+		ok->count = (count3)n;
+		ok->committed = (stable_how)committed;
+		fs_write_verifier((uint8_t *)ok->verf);
+	}
+	post_attr(&ctx, &wcc->after);
+	fs_end(&ctx);
+}
+
+static void
+nfs3_commit(struct rpc_call *call, void *argp, void *resp)
+{
+	COMMIT3args *a = argp;
+	COMMIT3res *r = resp;
+	struct fs_ctx ctx;
+	wcc_data *wcc = &r->COMMIT3res_u.resok.file_wcc;	/* same place in resfail */
+	int err = begin(call, &a->file, &ctx);
+
+	wcc_pre(&ctx, &wcc->before);
+	if (err == 0)
+		err = fs_commit(&ctx);
+	r->status = st3(err);
+	if (err == 0)
+		fs_write_verifier((uint8_t *)r->COMMIT3res_u.resok.verf);
+	post_attr(&ctx, &wcc->after);
+	fs_end(&ctx);
+}
+
+/* The common shape of CREATE, MKDIR, SYMLINK and MKNOD results. */
+struct diropres {
+	nfsstat3 *status;
+	post_op_fh3 *obj;
+	post_op_attr *obj_attributes;
+	wcc_data *ok_wcc, *fail_wcc;
+};
+
+static void
+diropres_fill(struct rpc_call *call, const struct diropres *d, int err, struct fs_ctx *dir,
+    const pre_op_attr *pre, struct fs_ctx *child, const struct stat *st)
+{
+	wcc_data *wcc;
+
+	*d->status = st3(err);
+	wcc = err ? d->fail_wcc : d->ok_wcc;
+	wcc->before = *pre;
+	post_attr(dir, &wcc->after);
+	if (err)
+		return;
+	if (set_fh3(call, &child->ent->fh, &d->obj->post_op_fh3_u.handle) == 0)
+		d->obj->handle_follows = TRUE;
+	post_attr_stat(child, st, d->obj_attributes);
+}
+
+#define DIROPRES(r, T) { &(r)->status, &(r)->T##_u.resok.obj, \
+	&(r)->T##_u.resok.obj_attributes, &(r)->T##_u.resok.dir_wcc, &(r)->T##_u.resfail.dir_wcc }
+
+static void
+nfs3_create(struct rpc_call *call, void *argp, void *resp)
+{
+	CREATE3args *a = argp;
+	CREATE3res *r = resp;
+	struct diropres d = DIROPRES(r, CREATE3res);
+	struct fs_ctx dir, child = { 0 };
+	struct fs_sattr sa = { 0 };
+	struct stat st;
+	pre_op_attr pre = { 0 };
+	enum fs_createmode how = FS_CREATE_UNCHECKED;
+	int err = begin(call, &a->where.dir, &dir);
+
+	if (a->how.mode == EXCLUSIVE) {
+		how = FS_CREATE_EXCLUSIVE;
+	} else {
+		how = a->how.mode == GUARDED ? FS_CREATE_GUARDED : FS_CREATE_UNCHECKED;
+		if (err == 0 && !valid_sattr3(&a->how.createhow3_u.obj_attributes))
+			err = EINVAL;
+		sattr_from3(&a->how.createhow3_u.obj_attributes, &sa);
+	}
+	wcc_pre(&dir, &pre);
+	if (err == 0)
+		err = fs_create(&dir, a->where.name, how, &sa,
+		    (const uint8_t *)a->how.createhow3_u.verf, &child, &st);
+	diropres_fill(call, &d, err, &dir, &pre, &child, &st);
+	fs_end(&child);
+	fs_end(&dir);
+}
+
+static void
+nfs3_mkdir(struct rpc_call *call, void *argp, void *resp)
+{
+	MKDIR3args *a = argp;
+	MKDIR3res *r = resp;
+	struct diropres d = DIROPRES(r, MKDIR3res);
+	struct fs_ctx dir, child = { 0 };
+	struct fs_sattr sa;
+	struct stat st;
+	pre_op_attr pre = { 0 };
+	int err = begin(call, &a->where.dir, &dir);
+
+	if (err == 0 && !valid_sattr3(&a->attributes))
+		err = EINVAL;
+	sattr_from3(&a->attributes, &sa);
+	wcc_pre(&dir, &pre);
+	if (err == 0)
+		err = fs_mkdir(&dir, a->where.name, &sa, &child, &st);
+	diropres_fill(call, &d, err, &dir, &pre, &child, &st);
+	fs_end(&child);
+	fs_end(&dir);
+}
+
+static void
+nfs3_symlink(struct rpc_call *call, void *argp, void *resp)
+{
+	SYMLINK3args *a = argp;
+	SYMLINK3res *r = resp;
+	struct diropres d = DIROPRES(r, SYMLINK3res);
+	struct fs_ctx dir, child = { 0 };
+	struct fs_sattr sa;
+	struct stat st;
+	pre_op_attr pre = { 0 };
+	int err = begin(call, &a->where.dir, &dir);
+
+	if (err == 0 && !valid_sattr3(&a->symlink.symlink_attributes))
+		err = EINVAL;
+	sattr_from3(&a->symlink.symlink_attributes, &sa);
+	wcc_pre(&dir, &pre);
+	if (err == 0)
+		err = fs_symlink(&dir, a->where.name, a->symlink.symlink_data, &sa, &child, &st);
+	diropres_fill(call, &d, err, &dir, &pre, &child, &st);
+	fs_end(&child);
+	fs_end(&dir);
+}
+
+static void
+nfs3_mknod(struct rpc_call *call, void *argp, void *resp)
+{
+	MKNOD3args *a = argp;
+	MKNOD3res *r = resp;
+	struct diropres d = DIROPRES(r, MKNOD3res);
+	struct fs_ctx dir, child = { 0 };
+	struct fs_sattr sa = { 0 };
+	struct stat st;
+	pre_op_attr pre = { 0 };
+	mode_t type = 0;
+	dev_t rdev = 0;
+	const sattr3 *attrs = NULL;
+	int err = begin(call, &a->where.dir, &dir);
+
+	switch (a->what.type) {
+	case NF3CHR:
+	case NF3BLK:
+		type = a->what.type == NF3CHR ? S_IFCHR : S_IFBLK;
+		attrs = &a->what.mknoddata3_u.device.dev_attributes;
+		rdev = makedev(a->what.mknoddata3_u.device.spec.specdata1,
+		    a->what.mknoddata3_u.device.spec.specdata2);
+		break;
+	case NF3SOCK:
+	case NF3FIFO:
+		type = a->what.type == NF3SOCK ? S_IFSOCK : S_IFIFO;
+		attrs = &a->what.mknoddata3_u.pipe_attributes;
+		break;
+	default:
+		if (err == 0)
+			err = EBADTYPE;
+		break;
+	}
+	if (attrs) {
+		if (err == 0 && !valid_sattr3(attrs))
+			err = EINVAL;
+		sattr_from3(attrs, &sa);
+	}
+	wcc_pre(&dir, &pre);
+	if (err == 0)
+		err = fs_mknod(&dir, a->where.name, type, rdev, &sa, &child, &st);
+	diropres_fill(call, &d, err, &dir, &pre, &child, &st);
+	fs_end(&child);
+	fs_end(&dir);
+}
+
+static void
+remove_common(struct rpc_call *call, REMOVE3args *a, REMOVE3res *r, int rmdir)
+{
+	struct fs_ctx dir;
+	wcc_data *wcc = &r->REMOVE3res_u.resok.dir_wcc;	/* same place in resfail */
+	int err = begin(call, &a->object.dir, &dir);
+
+	wcc_pre(&dir, &wcc->before);
+	if (err == 0)
+		err = rmdir ? fs_rmdir(&dir, a->object.name) : fs_remove(&dir, a->object.name);
+	r->status = st3(err);
+	post_attr(&dir, &wcc->after);
+	fs_end(&dir);
+}
+
+static void
+nfs3_remove(struct rpc_call *call, void *argp, void *resp)
+{
+	remove_common(call, argp, resp, 0);
+}
+
+static void
+nfs3_rmdir(struct rpc_call *call, void *argp, void *resp)
+{
+	/* RMDIR3args/res have exactly REMOVE3's shape. */
+	remove_common(call, argp, resp, 1);
+}
+
+static void
+nfs3_rename(struct rpc_call *call, void *argp, void *resp)
+{
+	RENAME3args *a = argp;
+	RENAME3res *r = resp;
+	struct fs_ctx from, to = { 0 };
+	RENAME3resok *w = &r->RENAME3res_u.resok;	/* same layout as resfail */
+	int err = begin(call, &a->from.dir, &from);
+
+	if (err == 0)
+		err = begin(call, &a->to.dir, &to);
+	wcc_pre(&from, &w->fromdir_wcc.before);
+	wcc_pre(&to, &w->todir_wcc.before);
+	if (err == 0)
+		err = fs_rename(&from, a->from.name, &to, a->to.name);
+	r->status = st3(err);
+	post_attr(&from, &w->fromdir_wcc.after);
+	post_attr(&to, &w->todir_wcc.after);
+	fs_end(&to);
+	fs_end(&from);
+}
+
+static void
+nfs3_link(struct rpc_call *call, void *argp, void *resp)
+{
+	LINK3args *a = argp;
+	LINK3res *r = resp;
+	struct fs_ctx file, dir = { 0 };
+	LINK3resok *w = &r->LINK3res_u.resok;	/* same layout as resfail */
+	int err = begin(call, &a->file, &file);
+
+	if (err == 0)
+		err = begin(call, &a->link.dir, &dir);
+	wcc_pre(&dir, &w->linkdir_wcc.before);
+	if (err == 0)
+		err = fs_link(&file, &dir, a->link.name);
+	r->status = st3(err);
+	post_attr(&file, &w->file_attributes);
+	post_attr(&dir, &w->linkdir_wcc.after);
+	fs_end(&dir);
+	fs_end(&file);
 }
 
 static uint32_t
@@ -490,30 +848,34 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 
 #define PROC(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, PROC_AUTH_SYS }
+/* Not idempotent: a retransmission must not run twice. */
+#define PROC_ONCE(name, argt, rest, fn) \
+	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
+	  PROC_AUTH_SYS | PROC_DRC }
 
 static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_NULL] = { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs3_null, 0 },
 	[NFSPROC3_GETATTR] = PROC("GETATTR", GETATTR3args, GETATTR3res, nfs3_getattr),
-	[NFSPROC3_SETATTR] = PROC("SETATTR", SETATTR3args, SETATTR3res, nfs3_readonly),
+	[NFSPROC3_SETATTR] = PROC_ONCE("SETATTR", SETATTR3args, SETATTR3res, nfs3_setattr),
 	[NFSPROC3_LOOKUP] = PROC("LOOKUP", LOOKUP3args, LOOKUP3res, nfs3_lookup),
 	[NFSPROC3_ACCESS] = PROC("ACCESS", ACCESS3args, ACCESS3res, nfs3_access),
 	[NFSPROC3_READLINK] = PROC("READLINK", READLINK3args, READLINK3res, nfs3_readlink),
 	[NFSPROC3_READ] = PROC("READ", READ3args, READ3res, nfs3_read),
-	[NFSPROC3_WRITE] = PROC("WRITE", WRITE3args, WRITE3res, nfs3_readonly),
-	[NFSPROC3_CREATE] = PROC("CREATE", CREATE3args, CREATE3res, nfs3_readonly),
-	[NFSPROC3_MKDIR] = PROC("MKDIR", MKDIR3args, MKDIR3res, nfs3_readonly),
-	[NFSPROC3_SYMLINK] = PROC("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_readonly),
-	[NFSPROC3_MKNOD] = PROC("MKNOD", MKNOD3args, MKNOD3res, nfs3_readonly),
-	[NFSPROC3_REMOVE] = PROC("REMOVE", REMOVE3args, REMOVE3res, nfs3_readonly),
-	[NFSPROC3_RMDIR] = PROC("RMDIR", RMDIR3args, RMDIR3res, nfs3_readonly),
-	[NFSPROC3_RENAME] = PROC("RENAME", RENAME3args, RENAME3res, nfs3_readonly),
-	[NFSPROC3_LINK] = PROC("LINK", LINK3args, LINK3res, nfs3_readonly),
+	[NFSPROC3_WRITE] = PROC_ONCE("WRITE", WRITE3args, WRITE3res, nfs3_write),
+	[NFSPROC3_CREATE] = PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
+	[NFSPROC3_MKDIR] = PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
+	[NFSPROC3_SYMLINK] = PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),
+	[NFSPROC3_MKNOD] = PROC_ONCE("MKNOD", MKNOD3args, MKNOD3res, nfs3_mknod),
+	[NFSPROC3_REMOVE] = PROC_ONCE("REMOVE", REMOVE3args, REMOVE3res, nfs3_remove),
+	[NFSPROC3_RMDIR] = PROC_ONCE("RMDIR", RMDIR3args, RMDIR3res, nfs3_rmdir),
+	[NFSPROC3_RENAME] = PROC_ONCE("RENAME", RENAME3args, RENAME3res, nfs3_rename),
+	[NFSPROC3_LINK] = PROC_ONCE("LINK", LINK3args, LINK3res, nfs3_link),
 	[NFSPROC3_READDIR] = PROC("READDIR", READDIR3args, READDIR3res, nfs3_readdir),
 	[NFSPROC3_READDIRPLUS] = PROC("READDIRPLUS", READDIRPLUS3args, READDIRPLUS3res, nfs3_readdirplus),
 	[NFSPROC3_FSSTAT] = PROC("FSSTAT", FSSTAT3args, FSSTAT3res, nfs3_fsstat),
 	[NFSPROC3_FSINFO] = PROC("FSINFO", FSINFO3args, FSINFO3res, nfs3_fsinfo),
 	[NFSPROC3_PATHCONF] = PROC("PATHCONF", PATHCONF3args, PATHCONF3res, nfs3_pathconf),
-	[NFSPROC3_COMMIT] = PROC("COMMIT", COMMIT3args, COMMIT3res, nfs3_readonly),
+	[NFSPROC3_COMMIT] = PROC("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
 };
 
 static const struct rpc_version nfs_versions[] = {

@@ -1,0 +1,207 @@
+/* The duplicate request cache: hash table plus LRU, one lock. */
+#include "config.h"
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drc.h"
+#include "siphash.h"
+
+#define DRC_BUCKETS 4096		/* power of two */
+#define DRC_MAX_ENTRIES 8192
+#define DRC_MAX_BYTES (8u << 20)
+#define DRC_CSUM_BYTES 1024		/* enough to tell different calls apart */
+
+struct drc_entry {
+	struct drc_key key;
+	struct drc_entry *hnext, *prev, *next;	/* hash chain; LRU, head newest */
+	int done;
+	uint8_t *reply;
+	size_t len;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct drc_entry *buckets[DRC_BUCKETS];
+static struct drc_entry *lru_head, *lru_tail;
+static unsigned nentries, hits;
+static size_t nbytes;
+
+static int
+same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+		return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
+	}
+	if (a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+		return x->sin6_port == y->sin6_port &&
+		    memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr)) == 0;
+	}
+	return 0;
+}
+
+static int
+same_key(const struct drc_key *a, const struct drc_key *b)
+{
+	return a->xid == b->xid && a->proc == b->proc && a->prog == b->prog &&
+	    a->vers == b->vers && a->proto == b->proto && a->csum == b->csum &&
+	    same_addr(&a->addr, &b->addr);
+}
+
+void
+drc_key_init(struct drc_key *k, uint32_t xid, uint32_t prog, uint32_t vers, uint32_t proc,
+    int proto, const struct sockaddr_storage *addr, const void *args, size_t argslen)
+{
+	static const uint8_t zero_key[SIPHASH_KEY_LEN];
+
+	memset(k, 0, sizeof(*k));
+	k->xid = xid;
+	k->prog = prog;
+	k->vers = vers;
+	k->proc = proc;
+	k->proto = proto;
+	k->addr = *addr;
+	/* XIDs wrap and clients reuse them: the arguments tell calls apart. */
+	k->csum = siphash24(zero_key, args, argslen < DRC_CSUM_BYTES ? argslen : DRC_CSUM_BYTES) ^
+	    (uint64_t)argslen;
+}
+
+static unsigned
+bucket(const struct drc_key *k)
+{
+	return (k->xid * 2654435761u ^ (uint32_t)k->csum) & (DRC_BUCKETS - 1);
+}
+
+static struct drc_entry *
+find(const struct drc_key *k)
+{
+	for (struct drc_entry *e = buckets[bucket(k)]; e; e = e->hnext)
+		if (same_key(&e->key, k))
+			return e;
+	return NULL;
+}
+
+static void
+unlink_entry(struct drc_entry *e)
+{
+	struct drc_entry **pp = &buckets[bucket(&e->key)];
+
+	while (*pp && *pp != e)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = e->hnext;
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		lru_head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		lru_tail = e->prev;
+	nentries--;
+	nbytes -= e->len;
+	free(e->reply);
+	free(e);
+}
+
+static void
+push_front(struct drc_entry *e)
+{
+	e->prev = NULL;
+	e->next = lru_head;
+	if (lru_head)
+		lru_head->prev = e;
+	lru_head = e;
+	if (lru_tail == NULL)
+		lru_tail = e;
+}
+
+static void
+trim(void)
+{
+	struct drc_entry *e = lru_tail;
+
+	while ((nentries > DRC_MAX_ENTRIES || nbytes > DRC_MAX_BYTES) && e) {
+		struct drc_entry *prev = e->prev;
+		/* A call still running keeps its slot: its duplicates must stay dropped. */
+		if (e->done)
+			unlink_entry(e);
+		e = prev;
+	}
+}
+
+enum drc_state
+drc_begin(const struct drc_key *k, uint8_t *reply, size_t cap, size_t *len)
+{
+	struct drc_entry *e;
+	enum drc_state st = DRC_NEW;
+
+	pthread_mutex_lock(&lock);
+	e = find(k);
+	if (e && !e->done) {
+		st = DRC_IN_PROGRESS;
+	} else if (e && e->len <= cap) {
+		memcpy(reply, e->reply, e->len);
+		*len = e->len;
+		hits++;
+		st = DRC_REPLAY;
+	} else if (e == NULL && (e = calloc(1, sizeof(*e))) != NULL) {
+		e->key = *k;
+		e->hnext = buckets[bucket(k)];
+		buckets[bucket(k)] = e;
+		push_front(e);
+		nentries++;
+		trim();
+	}
+	pthread_mutex_unlock(&lock);
+	return st;
+}
+
+void
+drc_done(const struct drc_key *k, const uint8_t *reply, size_t len)
+{
+	struct drc_entry *e;
+	uint8_t *copy = malloc(len ? len : 1);
+
+	pthread_mutex_lock(&lock);
+	e = find(k);
+	if (e && !e->done && copy) {
+		memcpy(copy, reply, len);
+		e->reply = copy;
+		e->len = len;
+		e->done = 1;
+		nbytes += len;
+		copy = NULL;
+		trim();
+	} else if (e && !e->done) {
+		unlink_entry(e);	/* no memory for the reply: forget rather than block */
+	}
+	pthread_mutex_unlock(&lock);
+	free(copy);
+}
+
+void
+drc_forget(const struct drc_key *k)
+{
+	struct drc_entry *e;
+
+	pthread_mutex_lock(&lock);
+	e = find(k);
+	if (e)
+		unlink_entry(e);
+	pthread_mutex_unlock(&lock);
+}
+
+void
+drc_stats(unsigned *entries, unsigned *nhits)
+{
+	pthread_mutex_lock(&lock);
+	*entries = nentries;
+	*nhits = hits;
+	pthread_mutex_unlock(&lock);
+}

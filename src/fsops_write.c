@@ -1,0 +1,478 @@
+/*
+ * Modifying file-system operations, shared by every protocol version.
+ * All work on descriptors: the directory's O_PATH descriptor plus a
+ * single name component, never a path the client could steer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dispatch.h"
+#include "exports.h"
+#include "fsops.h"
+#include "icache.h"
+#include "log.h"
+
+static uint8_t boot_verf[FS_VERF_LEN];
+
+void
+fs_write_verifier_init(void)
+{
+	struct timespec ts;
+	uint64_t v;
+
+	/* Differs on every start, so clients resend what was never committed. */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	v = (uint64_t)ts.tv_sec << 32 ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 16;
+	for (int i = 0; i < FS_VERF_LEN; i++)
+		boot_verf[i] = (uint8_t)(v >> (8 * i));
+}
+
+void
+fs_write_verifier(uint8_t out[FS_VERF_LEN])
+{
+	unsigned failures = icache_wb_failures();
+
+	memcpy(out, boot_verf, FS_VERF_LEN);
+	/* A failed write-back changes it too: clients then resend their data. */
+	out[0] ^= (uint8_t)failures;
+	out[1] ^= (uint8_t)(failures >> 8);
+	out[2] ^= (uint8_t)(failures >> 16);
+	out[3] ^= (uint8_t)(failures >> 24);
+}
+
+int
+fs_check_new_name(const char *name)
+{
+	if (name[0] == '\0')
+		return ENOENT;
+	if (strchr(name, '/'))
+		return EACCES;
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return EEXIST;
+	return 0;
+}
+
+static int
+begin_modify(struct fs_ctx *ctx)
+{
+	if (fs_readonly(ctx))
+		return EROFS;
+	return 0;
+}
+
+static int
+begin_dir_modify(struct fs_ctx *dir, const char *name)
+{
+	int err = begin_modify(dir);
+
+	if (err)
+		return err;
+	if (dir->ent->type != S_IFDIR)
+		return ENOTDIR;
+	return fs_check_new_name(name);
+}
+
+/* ---- attributes ---- */
+
+static int
+same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+static int
+set_size(struct fs_ctx *ctx, uint64_t size)
+{
+	char path[64];
+
+	if (ctx->ent->type == S_IFDIR)
+		return EISDIR;
+	if (ctx->ent->type != S_IFREG)
+		return EINVAL;
+	if (size > (uint64_t)INT64_MAX)
+		return EFBIG;
+	icache_proc_path(ctx->ent, path, sizeof(path));
+	/* Through the path so the kernel checks the caller's write permission. */
+	return truncate(path, (off_t)size) < 0 ? errno : 0;
+}
+
+static int
+set_owner(struct fs_ctx *ctx, const struct fs_sattr *sa)
+{
+	uid_t uid = sa->set & FS_SET_UID ? sa->uid : (uid_t)-1;
+	gid_t gid = sa->set & FS_SET_GID ? sa->gid : (gid_t)-1;
+
+	if (fchownat(ctx->ent->fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0)
+		return errno;
+	return 0;
+}
+
+static int
+set_mode(struct fs_ctx *ctx, mode_t mode)
+{
+	char path[64];
+
+	if (ctx->ent->type == S_IFLNK)
+		return 0;	/* Linux symlinks have no mode of their own */
+	icache_proc_path(ctx->ent, path, sizeof(path));
+	return chmod(path, mode & 07777) < 0 ? errno : 0;
+}
+
+static int
+set_times(struct fs_ctx *ctx, const struct fs_sattr *sa)
+{
+	struct timespec ts[2] = {
+		{ .tv_nsec = UTIME_OMIT }, { .tv_nsec = UTIME_OMIT },
+	};
+
+	if (sa->set & FS_SET_ATIME)
+		ts[0] = sa->atime;
+	if (sa->set & FS_SET_MTIME)
+		ts[1] = sa->mtime;
+	return utimensat(ctx->ent->fd, "", ts, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0 ? errno : 0;
+}
+
+static int
+apply_sattr(struct fs_ctx *ctx, const struct fs_sattr *sa)
+{
+	int err = 0;
+
+	/* Size first, ownership before mode (chown clears set-id bits), times last. */
+	if ((sa->set & FS_SET_SIZE) && (err = set_size(ctx, sa->size)) != 0)
+		return err;
+	if ((sa->set & (FS_SET_UID | FS_SET_GID)) && (err = set_owner(ctx, sa)) != 0)
+		return err;
+	if ((sa->set & FS_SET_MODE) && (err = set_mode(ctx, sa->mode)) != 0)
+		return err;
+	if ((sa->set & (FS_SET_ATIME | FS_SET_MTIME)) && (err = set_times(ctx, sa)) != 0)
+		return err;
+	return 0;
+}
+
+int
+fs_setattr(struct fs_ctx *ctx, const struct fs_sattr *sa, const struct timespec *guard_ctime)
+{
+	struct stat st;
+	int err = begin_modify(ctx);
+
+	if (err)
+		return err;
+	if ((err = fs_getattr(ctx, &st)) != 0)
+		return err;
+	if (guard_ctime && !same_time(guard_ctime, &st.st_ctim))
+		return ENOTSYNC;
+	return apply_sattr(ctx, sa);
+}
+
+/* ---- data ---- */
+
+int
+fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
+    enum fs_stable stable, size_t *written, enum fs_stable *committed)
+{
+	struct stat st;
+	size_t done = 0;
+	int fd, err = begin_modify(ctx);
+
+	*written = 0;
+	if (err)
+		return err;
+	if (ctx->ent->type == S_IFDIR)
+		return EISDIR;
+	if (ctx->ent->type != S_IFREG)
+		return EINVAL;
+	if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off)
+		return EFBIG;
+	if ((err = fs_getattr(ctx, &st)) != 0)
+		return err;
+	/* The owner may write what it created even after a chmod, as with knfsd. */
+	if (st.st_uid != ctx->cred.uid && !fs_may(ctx, W_OK))
+		return EACCES;
+	if ((fd = icache_write_fd(ctx->ent, call_creds(ctx->call))) < 0)
+		return errno;
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)data + done, len - done, (off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (done > 0)
+				break;	/* report what made it; the client retries the rest */
+			return errno;
+		}
+		done += (size_t)n;
+	}
+	*written = done;
+	if (ctx->client->opts.flags & EXP_ASYNC) {
+		/* async: acknowledged as stable without waiting, as exports(5) warns. */
+		icache_mark_dirty(ctx->ent);
+		*committed = FS_FILE_SYNC;
+		return 0;
+	}
+	if (stable == FS_UNSTABLE) {
+		icache_mark_dirty(ctx->ent);
+		*committed = FS_UNSTABLE;
+		return 0;
+	}
+	if ((stable == FS_DATA_SYNC ? fdatasync(fd) : fsync(fd)) < 0)
+		return errno;	/* not durable: the client must not think it is */
+	*committed = stable;
+	return 0;
+}
+
+int
+fs_commit(struct fs_ctx *ctx)
+{
+	if (ctx->ent->type != S_IFREG)
+		return ctx->ent->type == S_IFDIR ? EISDIR : EINVAL;
+	return icache_sync(ctx->ent, 1);
+}
+
+/* ---- creating ---- */
+
+static int
+enter_child(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st)
+{
+	struct inode_ent *e;
+	int err = icache_enter(dir->exp, dir->ent->fd, name, &e);
+
+	*child = *dir;
+	child->ent = NULL;
+	if (err)
+		return err;
+	child->ent = e;
+	if ((err = fs_getattr(child, st)) != 0) {
+		icache_put(e);
+		child->ent = NULL;
+	}
+	return err;
+}
+
+/* Attributes the create call did not already apply (mode is given at creation). */
+static int
+finish_create(struct fs_ctx *child, const struct fs_sattr *sa, struct stat *st)
+{
+	struct fs_sattr rest = *sa;
+	int err;
+
+	rest.set &= ~FS_SET_MODE;
+	if (rest.set == 0)
+		return 0;
+	if ((err = apply_sattr(child, &rest)) != 0)
+		return err;
+	return fs_getattr(child, st);
+}
+
+static mode_t
+create_mode(const struct fs_sattr *sa, mode_t dflt)
+{
+	return sa && (sa->set & FS_SET_MODE) ? (sa->mode & 07777) : dflt;
+}
+
+/* EXCLUSIVE create keeps the client's verifier in atime/mtime, like knfsd. */
+static void
+verf_times(const uint8_t verf[FS_VERF_LEN], struct timespec ts[2])
+{
+	ts[0].tv_sec = (time_t)((uint32_t)verf[0] << 24 | (uint32_t)verf[1] << 16 |
+	    (uint32_t)verf[2] << 8 | verf[3]);
+	ts[1].tv_sec = (time_t)((uint32_t)verf[4] << 24 | (uint32_t)verf[5] << 16 |
+	    (uint32_t)verf[6] << 8 | verf[7]);
+	ts[0].tv_nsec = ts[1].tv_nsec = 0;
+}
+
+static int
+create_exclusive(struct fs_ctx *dir, const char *name, const uint8_t verf[FS_VERF_LEN],
+    struct fs_ctx *child, struct stat *st)
+{
+	struct timespec ts[2];
+	int err;
+
+	verf_times(verf, ts);
+	if (mknodat(dir->ent->fd, name, S_IFREG | 0600, 0) < 0) {
+		if (errno != EEXIST)
+			return errno;
+		/* A retransmission finds its own verifier and succeeds again. */
+		if ((err = enter_child(dir, name, child, st)) != 0)
+			return err;
+		if (S_ISREG(st->st_mode) && st->st_atim.tv_sec == ts[0].tv_sec &&
+		    st->st_mtim.tv_sec == ts[1].tv_sec)
+			return 0;
+		icache_put(child->ent);
+		child->ent = NULL;
+		return EEXIST;
+	}
+	if ((err = enter_child(dir, name, child, st)) != 0)
+		return err;
+	if (utimensat(child->ent->fd, "", ts, AT_EMPTY_PATH) < 0)
+		return errno;
+	return fs_getattr(child, st);
+}
+
+int
+fs_create(struct fs_ctx *dir, const char *name, enum fs_createmode how,
+    const struct fs_sattr *sa, const uint8_t verf[FS_VERF_LEN], struct fs_ctx *child,
+    struct stat *st)
+{
+	int err = begin_dir_modify(dir, name);
+
+	*child = *dir;
+	child->ent = NULL;
+	if (err)
+		return err;
+	if (how == FS_CREATE_EXCLUSIVE)
+		return create_exclusive(dir, name, verf, child, st);
+	if (mknodat(dir->ent->fd, name, S_IFREG | create_mode(sa, 0666), 0) < 0) {
+		if (errno != EEXIST || how == FS_CREATE_GUARDED)
+			return errno;
+		/* UNCHECKED on an existing file: it is reused, as the RFC allows. */
+		if ((err = enter_child(dir, name, child, st)) != 0)
+			return err;
+		if (!S_ISREG(st->st_mode))
+			return EEXIST;
+		return finish_create(child, sa, st);
+	}
+	if ((err = enter_child(dir, name, child, st)) != 0)
+		return err;
+	return finish_create(child, sa, st);
+}
+
+int
+fs_mkdir(struct fs_ctx *dir, const char *name, const struct fs_sattr *sa,
+    struct fs_ctx *child, struct stat *st)
+{
+	int err = begin_dir_modify(dir, name);
+
+	*child = *dir;
+	child->ent = NULL;
+	if (err)
+		return err;
+	if (mkdirat(dir->ent->fd, name, create_mode(sa, 0777)) < 0)
+		return errno;
+	if ((err = enter_child(dir, name, child, st)) != 0)
+		return err;
+	return finish_create(child, sa, st);
+}
+
+int
+fs_symlink(struct fs_ctx *dir, const char *name, const char *target,
+    const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st)
+{
+	int err = begin_dir_modify(dir, name);
+
+	*child = *dir;
+	child->ent = NULL;
+	if (err)
+		return err;
+	if (target[0] == '\0')
+		return EINVAL;
+	if (symlinkat(target, dir->ent->fd, name) < 0)
+		return errno;
+	if ((err = enter_child(dir, name, child, st)) != 0)
+		return err;
+	return finish_create(child, sa, st);
+}
+
+int
+fs_mknod(struct fs_ctx *dir, const char *name, mode_t type, dev_t rdev,
+    const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st)
+{
+	int err = begin_dir_modify(dir, name);
+
+	*child = *dir;
+	child->ent = NULL;
+	if (err)
+		return err;
+	/* Devices only for a caller that is root after squashing, as locally. */
+	if ((type == S_IFCHR || type == S_IFBLK) && dir->cred.uid != 0)
+		return EPERM;
+	if (type != S_IFCHR && type != S_IFBLK)
+		rdev = 0;
+	if (mknodat(dir->ent->fd, name, type | create_mode(sa, 0666), rdev) < 0)
+		return errno;
+	if ((err = enter_child(dir, name, child, st)) != 0)
+		return err;
+	return finish_create(child, sa, st);
+}
+
+/* ---- removing and renaming ---- */
+
+static int
+check_old_name(const char *name, int rmdir)
+{
+	if (name[0] == '\0')
+		return ENOENT;
+	if (strchr(name, '/'))
+		return EACCES;
+	if (strcmp(name, ".") == 0)
+		return EINVAL;
+	if (strcmp(name, "..") == 0)
+		return rmdir ? ENOTEMPTY : EINVAL;
+	return 0;
+}
+
+static int
+remove_common(struct fs_ctx *dir, const char *name, int flags)
+{
+	int err = begin_modify(dir);
+
+	if (err)
+		return err;
+	if (dir->ent->type != S_IFDIR)
+		return ENOTDIR;
+	if ((err = check_old_name(name, flags & AT_REMOVEDIR)) != 0)
+		return err;
+	return unlinkat(dir->ent->fd, name, flags) < 0 ? errno : 0;
+}
+
+int
+fs_remove(struct fs_ctx *dir, const char *name)
+{
+	return remove_common(dir, name, 0);
+}
+
+int
+fs_rmdir(struct fs_ctx *dir, const char *name)
+{
+	return remove_common(dir, name, AT_REMOVEDIR);
+}
+
+int
+fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const char *tname)
+{
+	int err = begin_modify(from);
+
+	if (err || (err = begin_modify(to)) != 0)
+		return err;
+	if (from->ent->type != S_IFDIR || to->ent->type != S_IFDIR)
+		return ENOTDIR;
+	if (from->exp != to->exp)
+		return EXDEV;
+	if ((err = check_old_name(fname, 0)) != 0 || (err = check_old_name(tname, 0)) != 0)
+		return err;
+	return renameat(from->ent->fd, fname, to->ent->fd, tname) < 0 ? errno : 0;
+}
+
+int
+fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name)
+{
+	char path[64];
+	int err = begin_dir_modify(dir, name);
+
+	if (err)
+		return err;
+	if (file->exp != dir->exp)
+		return EXDEV;
+	if (file->ent->type == S_IFDIR)
+		return EISDIR;
+	/* Via /proc: linkat(AT_EMPTY_PATH) would need CAP_DAC_READ_SEARCH. */
+	icache_proc_path(file->ent, path, sizeof(path));
+	return linkat(AT_FDCWD, path, dir->ent->fd, name, AT_SYMLINK_FOLLOW) < 0 ? errno : 0;
+}
