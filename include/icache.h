@@ -26,6 +26,7 @@ struct inode_ent {
 	int rdfd;		/* O_RDONLY for regular files, opened on first READ */
 	int wrfd;		/* O_RDWR, opened on first WRITE */
 	int dirty;		/* unstable writes not yet synced (under the cache lock) */
+	int wb_err;		/* a write-back error not yet reported to a client */
 	long last_used;		/* monotonic seconds, for closing idle data descriptors */
 	mode_t type;		/* S_IFMT bits */
 	/* cache internals */
@@ -61,6 +62,8 @@ void icache_forget(struct inode_ent *e);
 int icache_read_fd(struct inode_ent *e, struct creds_state *cs);
 int icache_write_fd(struct inode_ent *e, struct creds_state *cs);
 void icache_mark_dirty(struct inode_ent *e);
+/* A write-back error seen since the last call (reported once), or 0. */
+int icache_take_error(struct inode_ent *e);
 /*
  * Makes everything written through the cache durable (COMMIT). 0 or an
  * errno; a failure also changes the write verifier.

@@ -196,6 +196,8 @@ fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
 	/* The owner may write what it created even after a chmod, as with knfsd. */
 	if (st.st_uid != ctx->cred.uid && !fs_may(ctx, W_OK))
 		return EACCES;
+	if ((err = icache_take_error(ctx->ent)) != 0)
+		return err;	/* earlier unstable data was lost: say so now */
 	if ((fd = icache_write_fd(ctx->ent, call_creds(ctx->call))) < 0)
 		return errno;
 	while (done < len) {

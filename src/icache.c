@@ -116,13 +116,17 @@ now_sec(void)
 
 /*
  * Closes the data descriptors. Unstable data is synced first: a failure
- * here is remembered in the write verifier, so clients resend it.
+ * changes the write verifier, so clients resend, and is returned so the
+ * next WRITE or COMMIT on the file reports it.
  */
-static void
+static int
 close_data_fds(struct inode_ent *e, int dirty)
 {
+	int err = 0;
+
 	if (e->wrfd >= 0) {
 		if (dirty && fsync(e->wrfd) < 0) {
+			err = errno;
 			__atomic_add_fetch(&wb_failures, 1, __ATOMIC_SEQ_CST);
 			log_warn("write-back of inode %llu failed; clients will resend",
 			    (unsigned long long)e->fh.ino);
@@ -134,6 +138,7 @@ close_data_fds(struct inode_ent *e, int dirty)
 		close(e->rdfd);
 		e->rdfd = -1;
 	}
+	return err;
 }
 
 static void
@@ -630,6 +635,18 @@ icache_write_fd(struct inode_ent *e, struct creds_state *cs)
 	return data_fd(e, cs, &e->wrfd, O_RDWR);
 }
 
+int
+icache_take_error(struct inode_ent *e)
+{
+	int err;
+
+	pthread_mutex_lock(&lock);
+	err = e->wb_err;
+	e->wb_err = 0;
+	pthread_mutex_unlock(&lock);
+	return err;
+}
+
 void
 icache_mark_dirty(struct inode_ent *e)
 {
@@ -646,7 +663,11 @@ icache_sync(struct inode_ent *e, int datasync)
 	pthread_mutex_lock(&lock);
 	fd = e->wrfd >= 0 ? e->wrfd : e->rdfd;
 	e->dirty = 0;
+	rc = e->wb_err;
+	e->wb_err = 0;
 	pthread_mutex_unlock(&lock);
+	if (rc)
+		return rc;	/* an earlier write-back failed: this COMMIT cannot succeed */
 	if (fd < 0)
 		return 0;	/* nothing written through us since the last sync */
 	rc = datasync ? fdatasync(fd) : fsync(fd);
@@ -663,7 +684,8 @@ void
 icache_sweep(void)
 {
 	struct inode_ent *dead = NULL, *e, *prev;
-	struct inode_ent idle[256];	/* just the descriptors, taken under the lock */
+	struct inode_ent idle[256];	/* the descriptors, taken under the lock */
+	struct inode_ent *owner[256];
 	unsigned nidle = 0;
 	long now = now_sec();
 
@@ -687,6 +709,8 @@ icache_sweep(void)
 			idle[nidle].rdfd = e->rdfd;
 			idle[nidle].wrfd = e->wrfd;
 			idle[nidle].dirty = e->dirty;
+			owner[nidle] = e;
+			e->refs++;	/* so a write-back error can be recorded on it */
 			nidle++;
 			e->rdfd = e->wrfd = -1;
 			e->dirty = 0;
@@ -695,6 +719,14 @@ icache_sweep(void)
 	pthread_mutex_unlock(&lock);
 	destroy_list(dead);
 	/* Synced (if dirty) and closed outside the lock: fsync may be slow. */
-	for (unsigned i = 0; i < nidle; i++)
-		close_data_fds(&idle[i], idle[i].dirty);
+	for (unsigned i = 0; i < nidle; i++) {
+		int err = close_data_fds(&idle[i], idle[i].dirty);
+
+		if (err) {
+			pthread_mutex_lock(&lock);
+			owner[i]->wb_err = err;
+			pthread_mutex_unlock(&lock);
+		}
+		icache_put(owner[i]);
+	}
 }
