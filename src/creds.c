@@ -1,6 +1,7 @@
 /* Credential squashing and per-thread identity switching. */
 #include "config.h"
 
+#include <linux/capability.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -57,6 +58,32 @@ same_cred(const struct eff_cred *a, const struct eff_cred *b)
 	    memcmp(a->gids, b->gids, a->ngids * sizeof(a->gids[0])) == 0;
 }
 
+/*
+ * setfsuid drops the file-system capabilities by itself, but not
+ * CAP_SYS_RESOURCE, which would let an ordinary client's writes ignore
+ * quotas and the blocks ext4 reserves for root. Dropped from this thread's
+ * effective set while it acts as a non-root client, raised again for root.
+ */
+static int
+set_sys_resource(int on)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	unsigned bit = 1u << (CAP_SYS_RESOURCE % 32), word = CAP_SYS_RESOURCE / 32;
+
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return -1;
+	if (on && !(data[word].permitted & bit))
+		return 0;
+	if (on == !!(data[word].effective & bit))
+		return 0;
+	if (on)
+		data[word].effective |= bit;
+	else
+		data[word].effective &= ~bit;
+	return (int)syscall(SYS_capset, &hdr, data);
+}
+
 int
 creds_apply(struct creds_state *st, const struct eff_cred *c)
 {
@@ -69,6 +96,10 @@ creds_apply(struct creds_state *st, const struct eff_cred *c)
 		return -1;
 	syscall(SYS_setfsgid, (long)c->gid);
 	syscall(SYS_setfsuid, (long)c->uid);
+	if (set_sys_resource(c->uid == 0) < 0) {
+		st->valid = 0;
+		return -1;
+	}
 	/* setfsuid reports the previous id, never an error: verify instead. */
 	if ((uid_t)syscall(SYS_setfsuid, -1L) != c->uid || (gid_t)syscall(SYS_setfsgid, -1L) != c->gid) {
 		st->valid = 0;
