@@ -41,20 +41,42 @@ icache_init(unsigned cap)
 		capacity = cap;
 }
 
+/*
+ * Handles of different protocol versions name the same object: a v3
+ * handle carries the kernel handle, inode and generation, a 32-byte v2
+ * handle may only have room for the kernel handle. So an object is keyed
+ * by its kernel handle when it has one, else by inode and generation.
+ */
 static unsigned
-bucket_of(uint32_t export_id, uint64_t ino)
+bucket_of(const struct fh *fh)
 {
-	uint64_t h = (ino ^ ((uint64_t)export_id << 32)) * 0x9E3779B97F4A7C15ULL;
+	uint64_t h = (uint64_t)fh->export_id << 32;
 
+	if (fh->kfh_len) {
+		for (unsigned i = 0; i < fh->kfh_len; i++)
+			h = (h ^ fh->kfh[i]) * 0x100000001B3ULL;
+	} else {
+		h ^= fh->ino;
+	}
+	h *= 0x9E3779B97F4A7C15ULL;
 	return (unsigned)(h >> 40) & (NBUCKETS - 1);
 }
 
+/* Does the object whose full handle is 'have' answer to the handle 'want'? */
 static int
-fh_equal(const struct fh *a, const struct fh *b)
+fh_matches(const struct fh *want, const struct fh *have)
 {
-	return a->export_id == b->export_id && a->ino == b->ino && a->gen == b->gen &&
-	    a->kfh_len == b->kfh_len && (a->kfh_len == 0 || a->kfh_type == b->kfh_type) &&
-	    memcmp(a->kfh, b->kfh, a->kfh_len) == 0;
+	if (want->export_id != have->export_id)
+		return 0;
+	if (want->ino && want->ino != have->ino)
+		return 0;
+	if (want->gen && have->gen && want->gen != have->gen)
+		return 0;
+	if (want->kfh_len)
+		return want->kfh_len == have->kfh_len && want->kfh_type == have->kfh_type &&
+		    memcmp(want->kfh, have->kfh, want->kfh_len) == 0;
+	/* Without a kernel handle the inode and generation are all there is. */
+	return want->ino != 0 && have->kfh_len == 0 && want->gen == have->gen;
 }
 
 uint32_t
@@ -96,7 +118,7 @@ lru_push(struct inode_ent *e)
 static void
 hash_unlink(struct inode_ent *e)
 {
-	struct inode_ent **pp = &buckets[bucket_of(e->fh.export_id, e->fh.ino)];
+	struct inode_ent **pp = &buckets[bucket_of(&e->fh)];
 
 	for (; *pp; pp = &(*pp)->hnext)
 		if (*pp == e) {
@@ -158,10 +180,10 @@ icache_wb_failures(void)
 static struct inode_ent *
 find_locked(const struct fh *fh)
 {
-	struct inode_ent *e = buckets[bucket_of(fh->export_id, fh->ino)];
+	struct inode_ent *e = buckets[bucket_of(fh)];
 
 	for (; e; e = e->hnext)
-		if (fh_equal(&e->fh, fh))
+		if (fh_matches(fh, &e->fh))
 			return e;
 	return NULL;
 }
@@ -202,7 +224,7 @@ static struct inode_ent *
 insert(const struct fh *fh, int fd, mode_t type)
 {
 	struct inode_ent *e, *dead;
-	unsigned b = bucket_of(fh->export_id, fh->ino);
+	unsigned b = bucket_of(fh);
 
 	pthread_mutex_lock(&lock);
 	e = find_locked(fh);
@@ -381,10 +403,11 @@ candidate_matches(const struct export *exp, int dirfd, const char *name, const s
 	struct statx stx;
 	struct fh cand;
 
-	if (statx_at(dirfd, name, &stx) < 0 || stx.stx_ino != fh->ino || statx_dev(&stx) != exp->dev)
+	if (statx_at(dirfd, name, &stx) < 0 || statx_dev(&stx) != exp->dev ||
+	    (fh->ino && stx.stx_ino != fh->ino))
 		return 0;
 	fh_from_statx(exp, dirfd, name, &stx, &cand);
-	return fh_equal(&cand, fh);
+	return fh_matches(fh, &cand);
 }
 
 struct pathq {
@@ -441,7 +464,9 @@ search_export(const struct export *exp, const struct fh *fh)
 		while (found < 0 && (de = readdir(d)) != NULL && visited++ < SEARCH_MAX_ENTRIES) {
 			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 				continue;
-			if (de->d_ino == fh->ino && candidate_matches(exp, dirfd(d), de->d_name, fh)) {
+			/* A handle without an inode number (v2) costs a look at every entry. */
+			if ((fh->ino == 0 || de->d_ino == fh->ino) &&
+			    candidate_matches(exp, dirfd(d), de->d_name, fh)) {
 				found = openat(dirfd(d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 				break;
 			}
@@ -462,14 +487,15 @@ search_export(const struct export *exp, const struct fh *fh)
 	return found;
 }
 
+/* Finds the object for a handle not in the cache; fills its full handle. */
 static int
-resolve_miss(const struct export *exp, const struct fh *fh, struct creds_state *cs)
+resolve_miss(const struct export *exp, const struct fh *fh, struct creds_state *cs,
+    struct fh *have)
 {
 	struct statx stx;
-	struct fh have;
 	int fd = -1;
 
-	if (fh->ino == (uint64_t)exp->ino) {
+	if (fh->ino != 0 && fh->ino == (uint64_t)exp->ino) {
 		fd = openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
 	} else if (fh->kfh_len && !handles_need_search) {
 		fd = open_by_kernel_handle(exp, fh, cs);
@@ -482,13 +508,13 @@ resolve_miss(const struct export *exp, const struct fh *fh, struct creds_state *
 	if (fd < 0)
 		return -1;
 	/* Same file system, same inode, same generation: or it is not our object. */
-	if (statx_at(fd, "", &stx) < 0 || statx_dev(&stx) != exp->dev || stx.stx_ino != fh->ino) {
+	if (statx_at(fd, "", &stx) < 0 || statx_dev(&stx) != exp->dev) {
 		close(fd);
 		errno = ESTALE;
 		return -1;
 	}
-	fh_from_statx(exp, fd, "", &stx, &have);
-	if (!fh_equal(&have, fh)) {
+	fh_from_statx(exp, fd, "", &stx, have);
+	if (!fh_matches(fh, have)) {
 		close(fd);
 		errno = ESTALE;
 		return -1;
@@ -502,6 +528,7 @@ icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs
 {
 	struct inode_ent *e;
 	struct stat st;
+	struct fh have;
 	int fd;
 
 	pthread_mutex_lock(&lock);
@@ -516,14 +543,15 @@ icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs
 		return 0;
 	}
 	pthread_mutex_unlock(&lock);
-	fd = resolve_miss(exp, fh, cs);
+	fd = resolve_miss(exp, fh, cs, &have);
 	if (fd < 0)
 		return errno == ENOENT ? ESTALE : errno;
 	if (fstat(fd, &st) < 0) {
 		close(fd);
 		return ESTALE;
 	}
-	e = insert(fh, fd, st.st_mode & S_IFMT);
+	/* Cached under its full handle, so every version's handle finds it. */
+	e = insert(&have, fd, st.st_mode & S_IFMT);
 	if (e == NULL)
 		return ENOMEM;
 	*out = e;
