@@ -16,6 +16,17 @@
 #define EXP_ALL_SQUASH	0x0004
 #define EXP_SECURE	0x0008
 #define EXP_ASYNC	0x0010
+/*
+ * Recorded for the NFS paths to enforce; the parser only checks syntax.
+ * crossmnt: serve file systems mounted below this export; nohide: this
+ * export may be entered from a parent export's LOOKUP; mountpoint: serve
+ * the export only while export_opts.mountpoint (or, when that is NULL,
+ * the export root itself) is a mount point.
+ */
+#define EXP_CROSSMNT	0x0020
+#define EXP_NOHIDE	0x0040
+#define EXP_MOUNTPOINT	0x0080
+#define EXP_FSID	0x0100	/* fsid= was given; the value is in export_opts.fsid */
 
 #define EXP_ANON_ID 65534u
 
@@ -23,13 +34,21 @@ struct export_opts {
 	unsigned flags;
 	uid_t anonuid;
 	gid_t anongid;
+	uint32_t fsid;		/* with EXP_FSID: the export id it asks for (0 = root) */
+	char *mountpoint;	/* with EXP_MOUNTPOINT: mountpoint=PATH, or NULL */
 };
 
-/* Lower value = more specific, as nfs-utils orders them. */
+/*
+ * Lower value = more specific, the precedence of nfs-utils' exports(5):
+ * single host, then network, then wildcard name, then netgroup, then
+ * everyone. Within one kind the client listed first wins.
+ */
 enum client_kind {
 	CLIENT_HOST = 0,	/* one address, or a name resolved to addresses */
 	CLIENT_NET = 1,		/* CIDR or address/netmask */
-	CLIENT_ANY = 2,		/* "*" or no host at all */
+	CLIENT_WILDCARD = 2,	/* name pattern with * ? [...]: spec is the pattern */
+	CLIENT_NETGROUP = 3,	/* @group: spec + 1 is the netgroup */
+	CLIENT_ANY = 4,		/* "*" or no host at all */
 };
 
 struct netaddr {
@@ -40,21 +59,29 @@ struct netaddr {
 
 struct export_client {
 	enum client_kind kind;
-	char *spec;		/* as written, for showmount and messages */
-	struct netaddr *addrs;
+	char *spec;		/* as written ("*" for a bare "(opts)"), for showmount and messages */
+	struct netaddr *addrs;	/* CLIENT_HOST and CLIENT_NET only */
 	size_t naddrs;
 	struct export_opts opts;
 };
 
 struct export {
 	char *path;		/* canonical, no trailing slash */
-	uint32_t id;		/* appears in file handles: must be stable */
+	/*
+	 * Appears in file handles, so it must be stable: fsid= when given,
+	 * else a hash of the path, which is never 0. Id 0 is only ever
+	 * fsid=0 / fsid=root, the NFSv4-style pseudo root (pseudo_root set).
+	 */
+	uint32_t id;
+	int fsid_set;		/* id came from fsid= */
+	int pseudo_root;	/* fsid=0 or fsid=root */
 	int rootfd;		/* descriptor of the export root, or -1 */
 	dev_t dev;
 	ino_t ino;
 	struct export_client *clients;
 	size_t nclients;
-	unsigned line;		/* where it was defined, for messages */
+	char *file;		/* where it was defined, for messages */
+	unsigned line;
 };
 
 struct export_table {
@@ -72,12 +99,19 @@ typedef void (*exports_err_fn)(void *arg, const char *msg);
  */
 struct export_table *exports_parse_text(const char *name, const char *text,
     exports_err_fn err, void *arg);
-/* Reads and parses a file, then opens each export root (missing roots are errors). */
+/*
+ * Reads and parses file, then every "*.exports" file (by name; not those
+ * starting with ".") in the directory exports.d next to it, if that exists,
+ * as one table; then opens each export root (missing roots are errors).
+ */
 struct export_table *exports_load(const char *file, exports_err_fn err, void *arg);
 void exports_free(struct export_table *t);
 void exports_print(FILE *out, const struct export_table *t);
 
-/* The table in force; every request holds a reference while it runs. */
+/*
+ * The table in force; every request holds a reference while it runs.
+ * Installing a table also forgets the cached client names.
+ */
 void exports_install(struct export_table *t);
 struct export_table *exports_acquire(void);
 void exports_release(struct export_table *t);
@@ -86,8 +120,23 @@ const struct export *exports_find_id(const struct export_table *t, uint32_t id);
 /* The export containing path by whole components; *rest gets the remainder ("" or "a/b"). */
 const struct export *exports_find_path(const struct export_table *t, const char *path,
     const char **rest);
-/* The most specific client entry matching addr, or NULL. */
+/*
+ * The most specific client entry matching addr, or NULL. Wildcard and
+ * netgroup entries need the client's name: it is looked up (reverse, then
+ * forward-confirmed) only when no host or network entry matches, and cached.
+ */
 const struct export_client *export_match(const struct export *e, const struct sockaddr *addr);
+/* The same with the client's name given (NULL: it has none); no DNS. */
+const struct export_client *export_match_named(const struct export *e,
+    const struct sockaddr *addr, const char *name);
+/*
+ * The client's host name: the reverse lookup of addr, accepted only if that
+ * name resolves back to addr. Cached per address for 60 s. Returns 0, or -1
+ * when the client has no such name.
+ */
+int exports_client_name(const struct sockaddr *addr, char *name, size_t len);
+/* Netgroup membership test, innetgr(3) by default; unit tests replace it. */
+extern int (*exports_innetgr)(const char *netgroup, const char *host);
 
 int netaddr_from_sockaddr(const struct sockaddr *sa, struct netaddr *out);
 
