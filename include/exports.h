@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -82,12 +83,21 @@ struct export {
 	size_t nclients;
 	char *file;		/* where it was defined, for messages */
 	unsigned line;
+	/*
+	 * A file system mounted below a crossmnt export and entered through
+	 * it (submounts.c): it borrows the parent's clients and options.
+	 */
+	const struct export *parent;
 };
 
 struct export_table {
 	struct export *exports;
 	size_t n;
 	int refs;		/* guarded by the table lock in exports.c */
+	/* Submounts entered so far: appended under sublock, freed with the table. */
+	pthread_mutex_t sublock;
+	struct export **subs;
+	size_t nsubs;
 };
 
 /* Receives one message per problem, already prefixed with "file:line: ". */
@@ -139,5 +149,7 @@ int exports_client_name(const struct sockaddr *addr, char *name, size_t len);
 extern int (*exports_innetgr)(const char *netgroup, const char *host);
 
 int netaddr_from_sockaddr(const struct sockaddr *sa, struct netaddr *out);
+/* The stable export id for a path when no fsid= is given (never 0). */
+uint32_t exports_path_id(const char *path);
 
 #endif

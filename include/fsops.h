@@ -117,6 +117,7 @@ int fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const c
 int fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name);
 
 /* MOUNT: the handle for path, checking the client against the export. */
+int fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh);
 int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen);
 
 /* Housekeeping from the main loop. */

@@ -925,11 +925,20 @@ parse_text_into(struct parser *p, const char *text, struct export_table *t)
 	free(line);
 }
 
+static struct export_table *
+new_table(void)
+{
+	struct export_table *t = xcalloc(1, sizeof(*t));
+
+	pthread_mutex_init(&t->sublock, NULL);
+	return t;
+}
+
 struct export_table *
 exports_parse_text(const char *name, const char *text, exports_err_fn err, void *arg)
 {
 	struct parser p = { .name = name, .err = err, .arg = arg };
-	struct export_table *t = xcalloc(1, sizeof(*t));
+	struct export_table *t = new_table();
 
 	parse_text_into(&p, text, t);
 	if (p.nerrors) {
@@ -1073,7 +1082,7 @@ struct export_table *
 exports_load(const char *file, exports_err_fn err, void *arg)
 {
 	struct parser p = { .name = file, .err = err, .arg = arg };
-	struct export_table *t = xcalloc(1, sizeof(*t));
+	struct export_table *t = new_table();
 
 	/* Every file is parsed even after errors, so one run reports them all. */
 	parse_file_into(&p, file, t);
@@ -1095,8 +1104,22 @@ exports_free(struct export_table *t)
 		return;
 	for (size_t i = 0; i < t->n; i++)
 		free_export(&t->exports[i]);
-	free(t->exports);
+	/* Submounts borrow their parent's clients: only their own parts go. */
+	for (size_t i = 0; i < t->nsubs; i++) {
+		free(t->subs[i]->path);
+		if (t->subs[i]->rootfd >= 0)
+			close(t->subs[i]->rootfd);
+		free(t->subs[i]);
+	}
+	free(t->subs);
+	pthread_mutex_destroy(&t->sublock);
 	free(t);
+}
+
+uint32_t
+exports_path_id(const char *path)
+{
+	return hash_id(path, strlen(path));
 }
 
 /* ---- printing, as a valid exports file ---- */

@@ -15,11 +15,35 @@
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
+#include "submounts.h"
 #include "transport.h"
 
 #define MAX_WALK_UP 4096
+#define MNTPATHLEN_MAX 4096
 
 /* ---- access and resolution ---- */
+
+/* Is the export root (or the mountpoint= path) where a file system is mounted? */
+static int
+is_mountpoint(const struct export *exp, const char *path)
+{
+	struct statx here, up;
+	int dirfd = path ? AT_FDCWD : exp->rootfd;
+	const char *name = path ? path : "";
+	char parent[4200];
+
+	if (statx(dirfd, name, path ? 0 : AT_EMPTY_PATH, STATX_MNT_ID | STATX_INO, &here) < 0)
+		return 0;
+	if (path)
+		snprintf(parent, sizeof(parent), "%s/..", path);
+	if (statx(path ? AT_FDCWD : exp->rootfd, path ? parent : "..", 0,
+	    STATX_MNT_ID | STATX_INO, &up) < 0)
+		return 0;
+	/* Different mounts, or "/" itself (its own parent). */
+	return here.stx_mnt_id != up.stx_mnt_id ||
+	    (here.stx_ino == up.stx_ino && here.stx_dev_major == up.stx_dev_major &&
+	    here.stx_dev_minor == up.stx_dev_minor);
+}
 
 int
 fs_export_access(struct rpc_call *call, const struct export *exp,
@@ -38,6 +62,12 @@ fs_export_access(struct rpc_call *call, const struct export *exp,
 		    peer, req_peer_port(call->req), exp->path);
 		return EACCES;
 	}
+	/* mountpoint: while nothing is mounted there, the export is not served. */
+	if ((c->opts.flags & EXP_MOUNTPOINT) && !is_mountpoint(exp, c->opts.mountpoint))
+		return EACCES;
+	/* A submount is served only to clients whose entry says crossmnt. */
+	if (exp->parent && !(c->opts.flags & EXP_CROSSMNT))
+		return EACCES;
 	*client = c;
 	return 0;
 }
@@ -68,6 +98,8 @@ fs_begin(struct rpc_call *call, const void *wire, size_t len, struct fs_ctx *ctx
 		return EBADHANDLE;
 	}
 	ctx->exp = exports_find_id(call->exports, fh.export_id);
+	if (ctx->exp == NULL)
+		ctx->exp = submount_find_id(call->exports, fh.export_id);
 	if (ctx->exp == NULL)
 		return ESTALE;	/* the export was removed */
 	err = fs_export_access(call, ctx->exp, &ctx->client);
@@ -169,11 +201,49 @@ within_export(const struct fs_ctx *ctx, int dirfd)
 	return inside;
 }
 
+/*
+ * LOOKUP reached the root of another file system: enter it as the export
+ * that serves it (crossmnt, nohide), or refuse.
+ */
+static int
+lookup_across(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct inode_ent **e)
+{
+	const struct sockaddr *peer = (const struct sockaddr *)&dir->call->req->peer;
+	const struct export *sub;
+	struct stat st;
+	int err;
+
+	if (fstatat(dir->ent->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno;
+	sub = submount_enter(dir->call->exports, dir->exp, dir->client, peer, st.st_dev, st.st_ino);
+	if (sub == NULL)
+		return EACCES;	/* not crossable: user space cannot show the covered dir */
+	if ((err = fs_export_access(dir->call, sub, &child->client)) != 0)
+		return err;
+	child->exp = sub;
+	creds_squash(&dir->call->cred, &child->client->opts, &child->cred);
+	return icache_enter(sub, dir->ent->fd, name, e);
+}
+
+/* ".." at the root of a crossed submount leads back into its parent export. */
+static int
+lookup_up_from_submount(struct fs_ctx *dir, struct fs_ctx *child, struct inode_ent **e)
+{
+	const struct export *up = dir->exp->parent;
+	int err;
+
+	if ((err = fs_export_access(dir->call, up, &child->client)) != 0)
+		return err;
+	child->exp = up;
+	creds_squash(&dir->call->cred, &child->client->opts, &child->cred);
+	return icache_enter(up, dir->ent->fd, "..", e);
+}
+
 int
 fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st)
 {
 	struct inode_ent *e = NULL;
-	int err;
+	int dotdot = strcmp(name, "..") == 0, err;
 
 	*child = *dir;
 	child->ent = NULL;
@@ -181,17 +251,22 @@ fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct sta
 		return ENOTDIR;
 	if ((err = check_name(name)) != 0)
 		return err;
-	if (strcmp(name, ".") == 0 || (strcmp(name, "..") == 0 && is_export_root(dir, dir->ent))) {
+	if (dotdot && is_export_root(dir, dir->ent) && dir->exp->parent) {
+		if ((err = lookup_up_from_submount(dir, child, &e)) != 0)
+			return err;
+	} else if (strcmp(name, ".") == 0 || (dotdot && is_export_root(dir, dir->ent))) {
 		/* ".." at the export root is the root itself: never above it. */
 		icache_ref(dir->ent);
 		e = dir->ent;
 	} else {
 		err = icache_enter(dir->exp, dir->ent->fd, name, &e);
-		if (err == EXDEV)
-			err = EACCES;	/* mount points below an export are not served (yet) */
+		if (err == EXDEV && !dotdot)
+			err = lookup_across(dir, name, child, &e);
+		else if (err == EXDEV)
+			err = EACCES;
 		if (err)
 			return err;
-		if (strcmp(name, "..") == 0 && !within_export(dir, e->fd)) {
+		if (dotdot && !within_export(child, e->fd)) {
 			icache_put(e);
 			return EACCES;
 		}
@@ -480,14 +555,54 @@ fs_readdir(struct fs_ctx *dir, uint64_t cookie, fs_dirent_fn fn, void *arg, int 
 
 /* ---- MOUNT ---- */
 
+/*
+ * A path below a crossmnt export that lies in a file system mounted below
+ * it: the deepest mount point on the path is the export to resolve from.
+ */
+static const struct export *
+mount_path_submount(struct rpc_call *call, const struct export *exp, const char *path,
+    const char **rest)
+{
+	char prefix[MNTPATHLEN_MAX];
+	size_t len = strlen(path), top = strlen(exp->path);
+
+	if (len >= sizeof(prefix))
+		return NULL;
+	memcpy(prefix, path, len + 1);
+	while (len > top) {
+		const struct export *sub;
+
+		prefix[len] = '\0';
+		sub = submount_find_id(call->exports, exports_path_id(prefix));
+		if (sub && strcmp(sub->path, prefix) == 0) {
+			*rest = path + len;
+			while (**rest == '/')
+				(*rest)++;
+			return sub;
+		}
+		while (len > top && prefix[len - 1] != '/')
+			len--;
+		while (len > top && prefix[len - 1] == '/')
+			len--;
+	}
+	return NULL;
+}
+
+static int
+open_below(const struct export *exp, const char *rest)
+{
+	if (*rest == '\0')
+		return openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
+	return openat_beneath(exp->rootfd, rest, O_PATH | O_DIRECTORY);
+}
+
 int
-fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
+fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
 {
 	const struct export *exp;
 	const struct export_client *client;
 	const char *rest;
 	struct stat st;
-	struct fh fh;
 	int fd, err;
 
 	if (path[0] != '/')
@@ -500,18 +615,36 @@ fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
 	/* mountd looks as itself: the client's uid has no say in which export it mounts. */
 	if (creds_root(call_creds(call)) < 0)
 		return EPERM;
-	if (*rest == '\0')
-		fd = openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
-	else
-		fd = openat_beneath(exp->rootfd, rest, O_PATH | O_DIRECTORY);
+	fd = open_below(exp, rest);
+	if (fd < 0 && errno == EXDEV && (client->opts.flags & EXP_CROSSMNT)) {
+		const struct export *sub = mount_path_submount(call, exp, path, &rest);
+
+		if (sub && (err = fs_export_access(call, sub, &client)) != 0)
+			return err;
+		if (sub) {
+			exp = sub;
+			fd = open_below(exp, rest);
+		}
+	}
 	if (fd < 0)
 		return errno == ELOOP || errno == EXDEV ? EACCES : errno;
-	if (fstat(fd, &st) < 0 || (err = fh_for_name(exp, fd, "", &st, &fh)) != 0) {
+	if (fstat(fd, &st) < 0 || (err = fh_for_name(exp, fd, "", &st, fh)) != 0) {
 		err = err ? err : errno;
 		close(fd);
 		return err;
 	}
 	close(fd);
+	return 0;
+}
+
+int
+fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
+{
+	struct fh fh;
+	int err = fs_mount_fh(call, path, &fh);
+
+	if (err)
+		return err;
 	*fhlen = fh_encode(&fh, fhbuf, *fhlen);
 	return *fhlen ? 0 : EINVAL;
 }
