@@ -11,7 +11,13 @@
  *       $(pkg-config --libs libtirpc) -o rpcprobe
  *
  * Usage: rpcprobe [OPTIONS] HOST PORT udp|tcp|udp6|tcp6 COMMAND [ARGS...]
+ *                 [++ COMMAND [ARGS...]]...
  * "rpcprobe --help" lists the commands (see the table `commands` below).
+ * Commands separated by "++" run one after the other over the same client
+ * (same socket, source port and TCP connection), each after a line
+ * "step=N command=NAME"; -x XID sends every call with that XID.  "dup
+ * COMMAND ..." sends the first call of COMMAND twice with one XID (a
+ * retransmission, for the duplicate request cache) and prints both replies.
  *
  * Output conventions:
  *   rpc=SUCCESS            the RPC call was accepted and executed
@@ -21,6 +27,16 @@
  *                          CANTRECV, CANTSEND, CREATE_FAILED, ...
  *   status=N               the nfsstat3 / mountstat3 of the reply
  *   fh=HEX type=N fileid=N size=N ...   command specific fields
+ *   type=.. mode=.. nlink=.. uid=.. gid=.. size=.. fsid=.. fileid=.. mtime=S.N
+ *     atime=S.N ctime=S.N used=.. rdev=MAJ,MIN     a fattr3 (with a prefix
+ *                          such as post_ or file_ on every key when it is
+ *                          not the object's own)
+ *   [P]pre_size=.. [P]pre_mtime=S.N [P]pre_ctime=S.N   wcc_data: pre-op
+ *   [P]post_type=.. [P]post_size=.. ...                and post-op attributes
+ *                          (P: dir_, from_, to_; "pre=none" / "post_attr=none"
+ *                          when the server sent none)
+ *   dup xid1=.. xid2=.. rpc1=.. rpc2=.. len1=.. len2=.. status1=.. status2=..
+ *     identical=0|1, then reply1=HEX and reply2=HEX: the two result bodies
  *
  * Exit status:
  *   plain commands:   0 when the RPC succeeded (whatever the NFS status),
@@ -52,9 +68,12 @@
 enum {
 	NFSPROC3_NULL = 0, NFSPROC3_GETATTR = 1, NFSPROC3_SETATTR = 2,
 	NFSPROC3_LOOKUP = 3, NFSPROC3_ACCESS = 4, NFSPROC3_READLINK = 5,
-	NFSPROC3_READ = 6, NFSPROC3_WRITE = 7, NFSPROC3_READDIR = 16,
+	NFSPROC3_READ = 6, NFSPROC3_WRITE = 7, NFSPROC3_CREATE = 8,
+	NFSPROC3_MKDIR = 9, NFSPROC3_SYMLINK = 10, NFSPROC3_MKNOD = 11,
+	NFSPROC3_REMOVE = 12, NFSPROC3_RMDIR = 13, NFSPROC3_RENAME = 14,
+	NFSPROC3_LINK = 15, NFSPROC3_READDIR = 16,
 	NFSPROC3_READDIRPLUS = 17, NFSPROC3_FSSTAT = 18, NFSPROC3_FSINFO = 19,
-	NFSPROC3_PATHCONF = 20
+	NFSPROC3_PATHCONF = 20, NFSPROC3_COMMIT = 21
 };
 /* MOUNT v3 procedures */
 enum { MOUNTPROC3_NULL = 0, MOUNTPROC3_MNT = 1, MOUNTPROC3_UMNT = 3,
@@ -75,7 +94,10 @@ static struct {
 	gid_t gid;              /* -g */
 	int unpriv;             /* -P: use an unprivileged source port */
 	int timeout;            /* -t seconds */
-	unsigned chunk;         /* -c READ / READDIR size */
+	unsigned chunk;         /* -c READ / READDIR / WRITE size */
+	int force_xid;          /* -x given: every call uses opt.xid */
+	uint32_t xid;
+	int dup;                /* "dup": the next call is sent twice */
 } opt = { .auth_none = 0, .uid = 0, .gid = 0, .unpriv = 0, .timeout = 5,
 	  .chunk = 0 };
 
@@ -346,6 +368,25 @@ static void drop_client(void)
 	}
 }
 
+static struct result send_again(unsigned long proc, struct body *b,
+				const struct result *first);
+
+/* Make the next call on the cached client use XID x.  libtirpc's UDP
+ * client stores x - 1 and increments it before the call, as documented.
+ * Its TCP client stores htonl(x + 1) and then decrements the stored word
+ * as if it were in host byte order, so on a little-endian machine the
+ * call would go out with another XID; the value passed here compensates
+ * (ntohl(htonl(x) + 1) - 1 == x on a big-endian machine).  Callers check
+ * the XID actually used with CLGET_XID after the call. */
+static void set_next_xid(uint32_t x)
+{
+	uint32_t v = x;
+
+	if (!is_udp())
+		v = ntohl(htonl(x) + 1) - 1;
+	clnt_control(cache.clnt, CLSET_XID, (char *)&v);
+}
+
 static struct result do_call(unsigned long prog, unsigned long vers,
 			     unsigned long proc, struct body *b, int auth_none)
 {
@@ -361,11 +402,17 @@ static struct result do_call(unsigned long prog, unsigned long vers,
 		cache.auth_none = auth_none;
 	}
 	memset(&r, 0, sizeof(r));
+	if (opt.force_xid)
+		set_next_xid(opt.xid);
 	r.st = clnt_call(cache.clnt, proc, (xdrproc_t)xdr_body_send, (char *)b,
 			 (xdrproc_t)xdr_body_recv, (char *)&r.rep, tv);
 	clnt_geterr(cache.clnt, &r.err);
 	if (r.rep.buf)
 		keep(r.rep.buf);
+	if (opt.dup) {
+		opt.dup = 0;
+		r = send_again(proc, b, &r);
+	}
 	switch (r.st) {
 	case RPC_SUCCESS: case RPC_PROGUNAVAIL: case RPC_PROGVERSMISMATCH:
 	case RPC_PROCUNAVAIL: case RPC_CANTDECODEARGS: case RPC_SYSTEMERROR:
@@ -479,11 +526,19 @@ static void dec_fattr3(struct fattr3 *a)
 
 static void print_fattr3(const char *prefix, const struct fattr3 *a)
 {
-	printf("%stype=%" PRIu32 " mode=%04" PRIo32 " nlink=%" PRIu32
-	       " uid=%" PRIu32 " gid=%" PRIu32 " size=%" PRIu64
-	       " fsid=%" PRIu64 " fileid=%" PRIu64 " mtime=%" PRIu32 ".%09"
-	       PRIu32 "\n", prefix, a->type, a->mode & 07777, a->nlink, a->uid,
-	       a->gid, a->size, a->fsid, a->fileid, a->mtime[0], a->mtime[1]);
+	const char *p = prefix;
+
+	/* the prefix goes on every key, so "post_size" etc. stay unambiguous */
+	printf("%stype=%" PRIu32 " %smode=%04" PRIo32 " %snlink=%" PRIu32
+	       " %suid=%" PRIu32 " %sgid=%" PRIu32 " %ssize=%" PRIu64
+	       " %sfsid=%" PRIu64 " %sfileid=%" PRIu64 " %smtime=%" PRIu32 ".%09"
+	       PRIu32, p, a->type, p, a->mode & 07777, p, a->nlink, p, a->uid,
+	       p, a->gid, p, a->size, p, a->fsid, p, a->fileid, p, a->mtime[0],
+	       a->mtime[1]);
+	printf(" %satime=%" PRIu32 ".%09" PRIu32 " %sctime=%" PRIu32 ".%09"
+	       PRIu32 " %sused=%" PRIu64 " %srdev=%" PRIu32 ",%" PRIu32 "\n",
+	       p, a->atime[0], a->atime[1], p, a->ctime[0], a->ctime[1],
+	       p, a->used, p, a->rdev1, a->rdev2);
 }
 
 /* post_op_attr: returns 1 and fills *a when attributes follow */
@@ -505,6 +560,36 @@ static void dec_wcc_data(void)
 		(void)dec_u32(); (void)dec_u32();
 	}
 	(void)dec_post_op_attr(&a);
+}
+
+/* post_op_attr printed as PREFIX-keyed attributes, or "PREFIXattr=none" */
+static void dec_print_post_op_attr(const char *prefix)
+{
+	struct fattr3 a;
+	if (dec_post_op_attr(&a))
+		print_fattr3(prefix, &a);
+	else
+		printf("%sattr=none\n", prefix);
+}
+
+/* wcc_data as two lines: "Ppre_size=.. Ppre_mtime=.. Ppre_ctime=.." (or
+ * "Ppre=none") and the post-op attributes with keys "Ppost_..." */
+static void dec_print_wcc(const char *prefix)
+{
+	char post[64];
+
+	if (dec_u32()) {
+		uint64_t size = dec_u64();
+		uint32_t m0 = dec_u32(), m1 = dec_u32();
+		uint32_t c0 = dec_u32(), c1 = dec_u32();
+		printf("%spre_size=%" PRIu64 " %spre_mtime=%" PRIu32 ".%09" PRIu32
+		       " %spre_ctime=%" PRIu32 ".%09" PRIu32 "\n", prefix, size,
+		       prefix, m0, m1, prefix, c0, c1);
+	} else {
+		printf("%spre=none\n", prefix);
+	}
+	snprintf(post, sizeof(post), "%spost_", prefix);
+	dec_print_post_op_attr(post);
 }
 
 /* ------------------------------------------------------------------ */
@@ -557,6 +642,56 @@ static uint64_t parse_u64(const char *s, const char *what)
 	if (errno || *s == '\0' || *end != '\0')
 		die_usage("bad %s: '%s'", what, s);
 	return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* "dup": the same call (same XID, same bytes) sent a second time       */
+
+static uint32_t first_word(const struct reply *rep)
+{
+	uint32_t w;
+	if (rep->len < 4)
+		return 0xffffffffu;
+	memcpy(&w, rep->buf, 4);
+	return ntohl(w);
+}
+
+/* Called by do_call right after the first call of a "dup" command, on the
+ * same client (so the same socket, source port and connection).  The XID
+ * of the first call is read back with CLGET_XID and set again with
+ * CLSET_XID (see set_next_xid), and the same body is sent again; xid1 and
+ * xid2 are the XIDs the two calls really carried.  Prints both result
+ * bodies (everything after the accepted-reply header) and whether they are
+ * identical; the second result is what the command then decodes. */
+static struct result send_again(unsigned long proc, struct body *b,
+				const struct result *first)
+{
+	struct result r;
+	struct timeval tv = { opt.timeout, 0 };
+	uint32_t xid1 = 0, xid2 = 0;
+	int same;
+
+	clnt_control(cache.clnt, CLGET_XID, (char *)&xid1);
+	set_next_xid(xid1);
+	memset(&r, 0, sizeof(r));
+	r.st = clnt_call(cache.clnt, proc, (xdrproc_t)xdr_body_send, (char *)b,
+			 (xdrproc_t)xdr_body_recv, (char *)&r.rep, tv);
+	clnt_geterr(cache.clnt, &r.err);
+	if (r.rep.buf)
+		keep(r.rep.buf);
+	clnt_control(cache.clnt, CLGET_XID, (char *)&xid2);
+	same = first->st == r.st && first->rep.len == r.rep.len &&
+	       (r.rep.len == 0 || memcmp(first->rep.buf, r.rep.buf, r.rep.len) == 0);
+	printf("dup xid1=0x%08" PRIx32 " xid2=0x%08" PRIx32 " rpc1=%s rpc2=%s"
+	       " len1=%u len2=%u status1=%" PRIu32 " status2=%" PRIu32
+	       " identical=%d\n", xid1, xid2, clnt_stat_name(first->st),
+	       clnt_stat_name(r.st), first->rep.len, r.rep.len,
+	       first_word(&first->rep), first_word(&r.rep), same);
+	print_hex("reply1", (unsigned char *)first->rep.buf, first->rep.len);
+	printf("\n");
+	print_hex("reply2", (unsigned char *)r.rep.buf, r.rep.len);
+	printf("\n");
+	return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1131,6 +1266,558 @@ static int cmd_write_hex(char **av)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* the modifying procedures                                             */
+
+/* sattr3 from KEY=VALUE arguments: mode=0644 uid=N gid=N size=N
+ * atime=SECONDS[.NANOSECONDS]|server mtime=... (NANOSECONDS is the
+ * integer count, as rpcprobe prints it; "server" is SET_TO_SERVER_TIME) */
+struct sattr {
+	int set_mode, set_uid, set_gid, set_size;
+	uint32_t mode, uid, gid;
+	uint64_t size;
+	int atime_how, mtime_how;   /* 0 DONT_CHANGE, 1 SERVER, 2 CLIENT */
+	uint32_t atime[2], mtime[2];
+};
+
+/* SECONDS[.NANOSECONDS] (both decimal); with how != NULL also "server" */
+static void parse_time(const char *s, const char *what, uint32_t t[2], int *how)
+{
+	char *end;
+	unsigned long long sec, nsec = 0;
+
+	if (how && strcmp(s, "server") == 0) {
+		*how = 1;
+		return;
+	}
+	errno = 0;
+	sec = strtoull(s, &end, 10);
+	if (*end == '.')
+		nsec = strtoull(end + 1, &end, 10);
+	if (errno || *s == '\0' || *end != '\0' || sec > 0xffffffffull ||
+	    nsec > 0xffffffffull)
+		die_usage("bad %s: '%s' (SECONDS[.NANOSECONDS]%s)", what, s,
+			  how ? " or server" : "");
+	t[0] = (uint32_t)sec;
+	t[1] = (uint32_t)nsec;
+	if (how)
+		*how = 2;
+}
+
+/* the value of KEY=VALUE if ARG is that key, else NULL */
+static const char *key_value(const char *arg, const char *key)
+{
+	size_t n = strlen(key);
+	return strncmp(arg, key, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+static int parse_sattr_arg(const char *a, struct sattr *sa)
+{
+	const char *v;
+
+	if ((v = key_value(a, "mode")) != NULL) {
+		sa->set_mode = 1;
+		sa->mode = (uint32_t)parse_ulong(v, "mode");
+	} else if ((v = key_value(a, "uid")) != NULL) {
+		sa->set_uid = 1;
+		sa->uid = (uint32_t)parse_ulong(v, "uid");
+	} else if ((v = key_value(a, "gid")) != NULL) {
+		sa->set_gid = 1;
+		sa->gid = (uint32_t)parse_ulong(v, "gid");
+	} else if ((v = key_value(a, "size")) != NULL) {
+		sa->set_size = 1;
+		sa->size = parse_u64(v, "size");
+	} else if ((v = key_value(a, "atime")) != NULL) {
+		parse_time(v, "atime", sa->atime, &sa->atime_how);
+	} else if ((v = key_value(a, "mtime")) != NULL) {
+		parse_time(v, "mtime", sa->mtime, &sa->mtime_how);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* every argument must be an attribute (or, with bare_mode, a bare number:
+ * the mode) */
+static void parse_sattr_args(char **av, struct sattr *sa, int bare_mode)
+{
+	for (; *av; av++) {
+		if (parse_sattr_arg(*av, sa))
+			continue;
+		if (bare_mode && strchr(*av, '=') == NULL) {
+			sa->set_mode = 1;
+			sa->mode = (uint32_t)parse_ulong(*av, "mode");
+			continue;
+		}
+		die_usage("unknown attribute '%s' (mode= uid= gid= size= atime= mtime=)",
+			  *av);
+	}
+}
+
+static void enc_sattr(const struct sattr *sa)
+{
+	enc_u32((uint32_t)sa->set_mode);
+	if (sa->set_mode)
+		enc_u32(sa->mode);
+	enc_u32((uint32_t)sa->set_uid);
+	if (sa->set_uid)
+		enc_u32(sa->uid);
+	enc_u32((uint32_t)sa->set_gid);
+	if (sa->set_gid)
+		enc_u32(sa->gid);
+	enc_u32((uint32_t)sa->set_size);
+	if (sa->set_size)
+		enc_u64(sa->size);
+	enc_u32((uint32_t)sa->atime_how);
+	if (sa->atime_how == 2) {
+		enc_u32(sa->atime[0]);
+		enc_u32(sa->atime[1]);
+	}
+	enc_u32((uint32_t)sa->mtime_how);
+	if (sa->mtime_how == 2) {
+		enc_u32(sa->mtime[0]);
+		enc_u32(sa->mtime[1]);
+	}
+}
+
+/* diropargs3: the directory handle (hex) and a name */
+static void enc_dirop(const char *dirhex, const char *name)
+{
+	u_int len;
+	unsigned char *dir = parse_hex(dirhex, &len);
+	enc_opaque(dir, len);
+	enc_string(name);
+}
+
+/* CREATE, MKDIR, SYMLINK and MKNOD results:
+ *   status=N
+ *   fh=HEX fhlen=N (or fh=none)       \ only when status=0
+ *   type=.. mode=.. ... (or attr=none) /
+ *   dir_pre_size=.. dir_pre_mtime=.. dir_pre_ctime=.. (or dir_pre=none)
+ *   dir_post_type=.. dir_post_size=.. ... (or dir_post_attr=none) */
+static int diropres_call(unsigned proc)
+{
+	struct body b = enc_finish();
+	struct result r = do_call(NFS_PROGRAM, NFS_V3, proc, &b, 0);
+	uint32_t status;
+
+	if (!print_rpc(&r))
+		return 1;
+	dec_start(&r.rep);
+	status = dec_u32();
+	printf("status=%" PRIu32 "\n", status);
+	if (status == 0) {
+		if (dec_u32()) {
+			u_int len;
+			char *fh = dec_opaque(&len, 1u << 20);
+			print_hex("fh", (unsigned char *)fh, len);
+			printf(" fhlen=%u\n", len);
+		} else {
+			printf("fh=none\n");
+		}
+		dec_print_post_op_attr("");
+	}
+	dec_print_wcc("dir_");
+	return 0;
+}
+
+/* create HEXDIR NAME unchecked|guarded [MODE] [ATTR=V...]
+ * create HEXDIR NAME exclusive [VERF_HEX] */
+static int cmd_create(char **av)
+{
+	struct sattr sa;
+	uint32_t how;
+
+	memset(&sa, 0, sizeof(sa));
+	if (strcmp(av[2], "unchecked") == 0)
+		how = 0;
+	else if (strcmp(av[2], "guarded") == 0)
+		how = 1;
+	else if (strcmp(av[2], "exclusive") == 0)
+		how = 2;
+	else
+		die_usage("create mode must be unchecked, guarded or exclusive");
+	enc_start();
+	enc_dirop(av[0], av[1]);
+	enc_u32(how);
+	if (how == 2) {
+		unsigned char dflt[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, *verf = dflt;
+		u_int len = 8;
+		if (av[3]) {
+			verf = parse_hex(av[3], &len);
+			if (len != 8 || av[4])
+				die_usage("exclusive takes one 8-byte verifier in hex");
+		}
+		enc_check(xdr_opaque(&enc, (char *)verf, 8));
+	} else {
+		parse_sattr_args(av + 3, &sa, 1);
+		enc_sattr(&sa);
+	}
+	return diropres_call(NFSPROC3_CREATE);
+}
+
+/* mkdir HEXDIR NAME [MODE] [ATTR=V...] */
+static int cmd_mkdir(char **av)
+{
+	struct sattr sa;
+
+	memset(&sa, 0, sizeof(sa));
+	parse_sattr_args(av + 2, &sa, 1);
+	enc_start();
+	enc_dirop(av[0], av[1]);
+	enc_sattr(&sa);
+	return diropres_call(NFSPROC3_MKDIR);
+}
+
+/* symlink HEXDIR NAME TARGET [ATTR=V...] */
+static int cmd_symlink(char **av)
+{
+	struct sattr sa;
+
+	memset(&sa, 0, sizeof(sa));
+	parse_sattr_args(av + 3, &sa, 1);
+	enc_start();
+	enc_dirop(av[0], av[1]);
+	enc_sattr(&sa);                 /* symlinkdata3: attributes, then path */
+	enc_string(av[2]);
+	return diropres_call(NFSPROC3_SYMLINK);
+}
+
+/* mknod HEXDIR NAME fifo|sock|chr|blk|reg|dir|lnk|N [rdev=MAJ,MIN] [MODE]
+ *       [ATTR=V...] */
+static int cmd_mknod(char **av)
+{
+	static const char *const names[] = { "", "reg", "dir", "blk", "chr",
+					     "lnk", "sock", "fifo" };
+	struct sattr sa;
+	uint32_t type = 0, maj = 0, min = 0;
+	char **a;
+	unsigned i;
+
+	memset(&sa, 0, sizeof(sa));
+	for (i = 1; i < 8; i++)
+		if (strcmp(av[2], names[i]) == 0)
+			type = i;
+	if (type == 0)
+		type = (uint32_t)parse_ulong(av[2], "type");
+	for (a = av + 3; *a; a++) {
+		const char *v = key_value(*a, "rdev");
+		char *end;
+		if (v == NULL) {
+			if (parse_sattr_arg(*a, &sa))
+				continue;
+			if (strchr(*a, '=') != NULL)
+				die_usage("unknown argument '%s'", *a);
+			sa.set_mode = 1;        /* a bare number: the mode */
+			sa.mode = (uint32_t)parse_ulong(*a, "mode");
+			continue;
+		}
+		maj = (uint32_t)strtoul(v, &end, 10);
+		if (*end != ',')
+			die_usage("rdev=MAJOR,MINOR");
+		min = (uint32_t)parse_ulong(end + 1, "minor");
+	}
+	enc_start();
+	enc_dirop(av[0], av[1]);
+	enc_u32(type);
+	switch (type) {
+	case 3: case 4:                 /* NF3BLK, NF3CHR: devicedata3 */
+		enc_sattr(&sa);
+		enc_u32(maj);
+		enc_u32(min);
+		break;
+	case 6: case 7:                 /* NF3SOCK, NF3FIFO: sattr3 */
+		enc_sattr(&sa);
+		break;
+	default:                        /* void */
+		break;
+	}
+	return diropres_call(NFSPROC3_MKNOD);
+}
+
+/* REMOVE / RMDIR: status, then the directory's wcc */
+static int remove_call(char **av, unsigned proc)
+{
+	struct body b;
+	struct result r;
+
+	enc_start();
+	enc_dirop(av[0], av[1]);
+	b = enc_finish();
+	r = do_call(NFS_PROGRAM, NFS_V3, proc, &b, 0);
+	if (!print_rpc(&r))
+		return 1;
+	dec_start(&r.rep);
+	printf("status=%" PRIu32 "\n", dec_u32());
+	dec_print_wcc("dir_");
+	return 0;
+}
+
+static int cmd_remove(char **av) { return remove_call(av, NFSPROC3_REMOVE); }
+static int cmd_rmdir(char **av) { return remove_call(av, NFSPROC3_RMDIR); }
+
+/* rename FROMDIR FROMNAME TODIR TONAME: status, from_ and to_ wcc */
+static int cmd_rename(char **av)
+{
+	struct body b;
+	struct result r;
+
+	enc_start();
+	enc_dirop(av[0], av[1]);
+	enc_dirop(av[2], av[3]);
+	b = enc_finish();
+	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_RENAME, &b, 0);
+	if (!print_rpc(&r))
+		return 1;
+	dec_start(&r.rep);
+	printf("status=%" PRIu32 "\n", dec_u32());
+	dec_print_wcc("from_");
+	dec_print_wcc("to_");
+	return 0;
+}
+
+/* link HEXFILE HEXDIR NAME: status, file_ attributes, dir_ wcc */
+static int cmd_link(char **av)
+{
+	u_int len;
+	unsigned char *fh = parse_hex(av[0], &len);
+	struct body b;
+	struct result r;
+
+	enc_start();
+	enc_opaque(fh, len);
+	enc_dirop(av[1], av[2]);
+	b = enc_finish();
+	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_LINK, &b, 0);
+	if (!print_rpc(&r))
+		return 1;
+	dec_start(&r.rep);
+	printf("status=%" PRIu32 "\n", dec_u32());
+	dec_print_post_op_attr("file_");
+	dec_print_wcc("dir_");
+	return 0;
+}
+
+/* setattr HEXFH [guard=SEC.NSEC] [ATTR=V...]: status and the object's wcc */
+static int cmd_setattr(char **av)
+{
+	u_int len;
+	unsigned char *fh = parse_hex(av[0], &len);
+	struct sattr sa;
+	uint32_t guard[2] = { 0, 0 };
+	int check = 0;
+	struct body b;
+	struct result r;
+	char **a;
+
+	memset(&sa, 0, sizeof(sa));
+	for (a = av + 1; *a; a++) {
+		const char *v = key_value(*a, "guard");
+		if (v) {
+			parse_time(v, "guard", guard, NULL);
+			check = 1;
+		} else if (!parse_sattr_arg(*a, &sa)) {
+			die_usage("unknown argument '%s'", *a);
+		}
+	}
+	enc_start();
+	enc_opaque(fh, len);
+	enc_sattr(&sa);
+	enc_u32((uint32_t)check);
+	if (check) {
+		enc_u32(guard[0]);
+		enc_u32(guard[1]);
+	}
+	b = enc_finish();
+	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_SETATTR, &b, 0);
+	if (!print_rpc(&r))
+		return 1;
+	dec_start(&r.rep);
+	printf("status=%" PRIu32 "\n", dec_u32());
+	dec_print_wcc("");
+	return 0;
+}
+
+static uint32_t parse_stable(const char *s)
+{
+	if (strcmp(s, "unstable") == 0)
+		return 0;
+	if (strcmp(s, "datasync") == 0)
+		return 1;
+	if (strcmp(s, "filesync") == 0)
+		return 2;
+	return (uint32_t)parse_ulong(s, "stable_how (unstable|datasync|filesync|N)");
+}
+
+struct write_res {
+	uint32_t status, count, committed;
+	unsigned char verf[8];
+};
+
+/* one WRITE; with print, its status, wcc, count, committed and verifier */
+static int nfs_write(const unsigned char *fh, u_int fhlen, uint64_t off,
+		     uint32_t stable, const unsigned char *data, u_int len,
+		     struct write_res *w, int print)
+{
+	struct body b;
+	struct result r;
+
+	enc_start();
+	enc_opaque(fh, fhlen);
+	enc_u64(off);
+	enc_u32(len);
+	enc_u32(stable);
+	enc_opaque(data, len);
+	b = enc_finish();
+	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_WRITE, &b, 0);
+	if ((r.st != RPC_SUCCESS || print) && !print_rpc(&r))
+		return 0;
+	memset(w, 0, sizeof(*w));
+	dec_start(&r.rep);
+	w->status = dec_u32();
+	if (print) {
+		printf("status=%" PRIu32 "\n", w->status);
+		dec_print_wcc("");
+	} else {
+		dec_wcc_data();
+	}
+	if (w->status == 0) {
+		w->count = dec_u32();
+		w->committed = dec_u32();
+		dec_fixed((char *)w->verf, 8);
+		if (print) {
+			printf("count=%" PRIu32 " committed=%" PRIu32 " ",
+			       w->count, w->committed);
+			print_hex("verf", w->verf, 8);
+			printf("\n");
+		}
+	}
+	return 1;
+}
+
+/* write HEXFH OFFSET unstable|datasync|filesync HEXDATA */
+static int cmd_write(char **av)
+{
+	u_int fhlen, dlen;
+	unsigned char *fh = parse_hex(av[0], &fhlen);
+	unsigned char *data = parse_hex(av[3], &dlen);
+	struct write_res w;
+
+	return nfs_write(fh, fhlen, parse_u64(av[1], "offset"),
+			 parse_stable(av[2]), data, dlen, &w, 1) ? 0 : 1;
+}
+
+/* write-file HEXFH INFILE STABLE [OFFSET]: INFILE's bytes from OFFSET (default
+ * 0) on, in chunks of -c bytes; prints one summary line with the lowest
+ * committed value seen, the last verifier and how often it changed */
+static int cmd_write_file(char **av)
+{
+	u_int fhlen;
+	unsigned char *fh = parse_hex(av[0], &fhlen);
+	uint32_t stable = parse_stable(av[2]);
+	uint64_t off = av[3] ? parse_u64(av[3], "offset") : 0, total = 0;
+	uint32_t chunk = opt.chunk ? opt.chunk : (is_udp() ? 32768 : 131072);
+	unsigned char *buf = keep(malloc(chunk)), verf[8] = { 0 };
+	uint32_t lowest = 2;
+	unsigned long calls = 0, changes = 0;
+	FILE *in = fopen(av[1], "rb");
+	size_t n;
+
+	if (in == NULL) {
+		perror(av[1]);
+		return 2;
+	}
+	while ((n = fread(buf, 1, chunk, in)) > 0) {
+		size_t done = 0;
+		while (done < n) {
+			struct write_res w;
+			if (!nfs_write(fh, fhlen, off, stable, buf + done,
+				       (u_int)(n - done), &w, 0))
+				return 1;
+			if (w.status != 0) {
+				printf("rpc=SUCCESS\nstatus=%" PRIu32 " offset=%"
+				       PRIu64 "\n", w.status, off);
+				return 0;
+			}
+			if (calls > 0 && memcmp(verf, w.verf, 8) != 0)
+				changes++;
+			memcpy(verf, w.verf, 8);
+			calls++;
+			if (w.committed < lowest)
+				lowest = w.committed;
+			if (w.count == 0 || w.count > n - done) {
+				printf("status=0 error=bad_count_%" PRIu32 " offset=%"
+				       PRIu64 "\n", w.count, off);
+				return 1;
+			}
+			done += w.count;
+			off += w.count;
+			total += w.count;
+		}
+	}
+	fclose(in);
+	printf("rpc=SUCCESS\nstatus=0 bytes=%" PRIu64 " calls=%lu committed=%"
+	       PRIu32 " ", total, calls, lowest);
+	print_hex("verf", verf, 8);
+	printf(" verf_changes=%lu\n", changes);
+	return 0;
+}
+
+/* commit HEXFH [OFFSET [COUNT]]: status, wcc, verf=HEX */
+static int cmd_commit(char **av)
+{
+	u_int fhlen;
+	unsigned char *fh = parse_hex(av[0], &fhlen);
+	struct body b;
+	struct result r;
+	uint32_t status;
+
+	enc_start();
+	enc_opaque(fh, fhlen);
+	enc_u64(av[1] ? parse_u64(av[1], "offset") : 0);
+	enc_u32(av[1] && av[2] ? (uint32_t)parse_ulong(av[2], "count") : 0);
+	b = enc_finish();
+	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_COMMIT, &b, 0);
+	if (!print_rpc(&r))
+		return 1;
+	dec_start(&r.rep);
+	status = dec_u32();
+	printf("status=%" PRIu32 "\n", status);
+	dec_print_wcc("");
+	if (status == 0) {
+		unsigned char verf[8];
+		dec_fixed((char *)verf, 8);
+		print_hex("verf", verf, 8);
+		printf("\n");
+	}
+	return 0;
+}
+
+/* access HEXFH [MASK]: status, attributes, access=0x.. (default mask 0x3f) */
+static int cmd_access(char **av)
+{
+	u_int fhlen;
+	unsigned char *fh = parse_hex(av[0], &fhlen);
+	struct body b;
+	struct result r;
+	uint32_t status;
+
+	enc_start();
+	enc_opaque(fh, fhlen);
+	enc_u32(av[1] ? (uint32_t)parse_ulong(av[1], "mask") : 0x3f);
+	b = enc_finish();
+	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_ACCESS, &b, 0);
+	if (!print_rpc(&r))
+		return 1;
+	dec_start(&r.rep);
+	status = dec_u32();
+	printf("status=%" PRIu32 "\n", status);
+	dec_print_post_op_attr("");
+	if (status == 0)
+		printf("access=0x%02" PRIx32 "\n", dec_u32());
+	return 0;
+}
+
 /* GETATTR with each byte of the handle in turn xor'ed with 0x01.  Prints
  * one line per position ("byte=N status=S" or "byte=N rpc=..."); exit 0
  * only if no mutant got NFS3_OK and every call got an answer. */
@@ -1183,6 +1870,18 @@ static int cmd_raw(char **av)
 	return 0;
 }
 
+static int run_command(char **av);
+
+/* dup COMMAND ARGS...: the first call COMMAND makes goes out twice with
+ * the same XID on the same socket; see send_again() */
+static int cmd_dup(char **av)
+{
+	if (strcmp(av[0], "dup") == 0)
+		die_usage("dup dup?");
+	opt.dup = 1;
+	return run_command(av);
+}
+
 struct command {
 	const char *name;
 	int min_args, max_args;
@@ -1232,6 +1931,34 @@ static const struct command commands[] = {
 	  "NFSv3 SETATTR of the mode; prints status" },
 	{ "write-hex", 3, 3, cmd_write_hex, "HEXFH OFFSET HEXDATA",
 	  "NFSv3 WRITE (unstable); prints status" },
+	{ "write", 4, 4, cmd_write, "HEXFH OFFSET STABLE HEXDATA",
+	  "WRITE unstable|datasync|filesync; status, wcc, count, committed, verf" },
+	{ "write-file", 3, 4, cmd_write_file, "HEXFH INFILE STABLE [OFFSET]",
+	  "WRITE a local file (chunk: -c); bytes, lowest committed, verf" },
+	{ "commit", 1, 3, cmd_commit, "HEXFH [OFFSET [COUNT]]",
+	  "NFSv3 COMMIT; prints status, wcc and verf" },
+	{ "setattr", 1, 9, cmd_setattr, "HEXFH [guard=S.N] [ATTR=V...]",
+	  "SETATTR mode= uid= gid= size= atime=|mtime=S[.N]|server; wcc" },
+	{ "access", 1, 2, cmd_access, "HEXFH [MASK]",
+	  "NFSv3 ACCESS (default mask 0x3f); prints access=0x.." },
+	{ "create", 3, 10, cmd_create, "HEXDIR NAME HOW [VERF|MODE] [ATTR=V..]",
+	  "CREATE unchecked|guarded [MODE ATTR=V..] | exclusive [VERF_HEX]" },
+	{ "mkdir", 2, 9, cmd_mkdir, "HEXDIR NAME [MODE] [ATTR=V...]",
+	  "NFSv3 MKDIR; prints status, fh, attributes, dir_ wcc" },
+	{ "symlink", 3, 9, cmd_symlink, "HEXDIR NAME TARGET [ATTR=V...]",
+	  "NFSv3 SYMLINK; prints status, fh, attributes, dir_ wcc" },
+	{ "mknod", 3, 10, cmd_mknod, "HEXDIR NAME TYPE [rdev=MAJ,MIN] [ATTR=V..]",
+	  "MKNOD fifo|sock|chr|blk (or reg|dir|lnk|N, for BADTYPE)" },
+	{ "remove", 2, 2, cmd_remove, "HEXDIR NAME",
+	  "NFSv3 REMOVE; prints status and dir_ wcc" },
+	{ "rmdir", 2, 2, cmd_rmdir, "HEXDIR NAME",
+	  "NFSv3 RMDIR; prints status and dir_ wcc" },
+	{ "rename", 4, 4, cmd_rename, "FROMDIR FROMNAME TODIR TONAME",
+	  "NFSv3 RENAME; prints status, from_ and to_ wcc" },
+	{ "link", 3, 3, cmd_link, "HEXFH HEXDIR NAME",
+	  "NFSv3 LINK; prints status, file_ attributes, dir_ wcc" },
+	{ "dup", 1, 64, cmd_dup, "COMMAND [ARGS...]",
+	  "COMMAND, its first call sent twice with one XID; both replies" },
 	{ "flip-each", 1, 1, cmd_flip_each, "HEXFH",
 	  "GETATTR with each byte flipped; exit 1 if any is accepted" },
 	{ "raw", 4, 4, cmd_raw, "PROG VERS PROC HEXBODY",
@@ -1242,31 +1969,52 @@ static void usage(FILE *f)
 {
 	size_t i;
 	fprintf(f,
-		"usage: rpcprobe [-a none|sys] [-u UID] [-g GID] [-P] [-t SECS] [-c SIZE]\n"
-		"                HOST PORT udp|tcp|udp6|tcp6 COMMAND [ARGS...]\n"
+		"usage: rpcprobe [-a none|sys] [-u UID] [-g GID] [-P] [-t SECS] [-c SIZE] [-x XID]\n"
+		"                HOST PORT udp|tcp|udp6|tcp6 COMMAND [ARGS...] [++ COMMAND [ARGS...]]...\n"
 		"  -a   credentials for the calls (default sys = AUTH_SYS)\n"
 		"  -u/-g  AUTH_SYS uid/gid (default 0/0)\n"
 		"  -P   use an unprivileged source port (default: reserved port if root)\n"
 		"  -t   total timeout per call in seconds (default 5)\n"
-		"  -c   READ chunk / READDIR count for read-file and readdir-*\n"
+		"  -c   READ / WRITE chunk, READDIR count for read-file, write-file, readdir-*\n"
+		"  -x   send every call with this XID (e.g. 0x1234)\n"
+		"  ++   separates commands run one after the other over the same client\n"
+		"       (same socket and source port); each starts with a line step=N\n"
 		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-20s %-24s %s\n", commands[i].name,
+		fprintf(f, "  %-20s %-36s %s\n", commands[i].name,
 			commands[i].args, commands[i].help);
+}
+
+/* AV: a command name and its arguments, NULL-terminated */
+static int run_command(char **av)
+{
+	size_t i;
+	int nargs = 0;
+
+	while (av[1 + nargs])
+		nargs++;
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const struct command *cmd = &commands[i];
+		if (strcmp(cmd->name, av[0]) != 0)
+			continue;
+		if (nargs < cmd->min_args || nargs > cmd->max_args)
+			die_usage("usage: %s %s", cmd->name, cmd->args);
+		return cmd->fn(av + 1);
+	}
+	die_usage("unknown command '%s'", av[0]);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	int c;
-	size_t i;
-	int nargs;
+	int c, i, start, steps, rc = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
 		return 0;
 	}
-	while ((c = getopt(argc, argv, "+a:u:g:Pt:c:h")) != -1) {
+	while ((c = getopt(argc, argv, "+a:u:g:Pt:c:x:h")) != -1) {
 		switch (c) {
 		case 'a':
 			if (strcmp(optarg, "none") == 0)
@@ -1281,6 +2029,10 @@ int main(int argc, char **argv)
 		case 'P': opt.unpriv = 1; break;
 		case 't': opt.timeout = (int)parse_ulong(optarg, "timeout"); break;
 		case 'c': opt.chunk = (unsigned)parse_ulong(optarg, "size"); break;
+		case 'x':
+			opt.force_xid = 1;
+			opt.xid = (uint32_t)parse_ulong(optarg, "xid");
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -1296,15 +2048,27 @@ int main(int argc, char **argv)
 	    strcmp(opt.proto, "udp6") && strcmp(opt.proto, "tcp6"))
 		die_usage("protocol must be udp, tcp, udp6 or tcp6, not '%s'",
 			  opt.proto);
-	nargs = argc - optind - 4;
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		const struct command *cmd = &commands[i];
-		if (strcmp(cmd->name, argv[optind + 3]) != 0)
-			continue;
-		if (nargs < cmd->min_args || nargs > cmd->max_args)
-			die_usage("usage: %s %s", cmd->name, cmd->args);
-		return cmd->fn(argv + optind + 4);
+	/* split at "++" into NULL-terminated commands */
+	steps = 1;
+	for (i = optind + 3; i < argc; i++) {
+		if (strcmp(argv[i], "++") == 0) {
+			argv[i] = NULL;
+			steps++;
+		}
 	}
-	die_usage("unknown command '%s'", argv[optind + 3]);
-	return 2;
+	start = optind + 3;
+	for (i = 1; i <= steps; i++) {
+		int r, end = start;
+		if (start >= argc || argv[start] == NULL)
+			die_usage("empty command (around '++')");
+		while (end < argc && argv[end])
+			end++;
+		if (steps > 1)
+			printf("step=%d command=%s\n", i, argv[start]);
+		r = run_command(argv + start);
+		if (r > rc)
+			rc = r;
+		start = end + 1;
+	}
+	return rc;
 }
