@@ -27,6 +27,8 @@ struct inode_ent {
 	int wrfd;		/* O_RDWR, opened on first WRITE */
 	int dirty;		/* unstable writes not yet synced (under the cache lock) */
 	int wb_err;		/* a write-back error not yet reported to a client */
+	int wb_busy;		/* the sweeper is syncing it: COMMIT waits */
+	unsigned sweep_pass;	/* the last sweep that looked at it */
 	long last_used;		/* monotonic seconds, for closing idle data descriptors */
 	mode_t type;		/* S_IFMT bits */
 	/* cache internals */
@@ -71,6 +73,9 @@ int icache_take_error(struct inode_ent *e);
 int icache_sync(struct inode_ent *e, int datasync);
 /* "/proc/self/fd/N" for the entry's O_PATH descriptor. */
 void icache_proc_path(const struct inode_ent *e, char *buf, size_t len);
+/* The thread that runs icache_sweep once a second. */
+int icache_start_sweeper(void);
+void icache_stop_sweeper(void);
 /* Deferred write-back failures seen so far (feeds the write verifier). */
 unsigned icache_wb_failures(void);
 /* Drops entries whose objects were deleted behind our back; closes idle data fds. */

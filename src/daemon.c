@@ -299,6 +299,8 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed(err);
 	dispatch_register(&nfs_program);
 	dispatch_register(&mount_program);
+	if (icache_start_sweeper() < 0)
+		startup_failed("cannot start the inode cache sweeper");
 	if (workq_start(o->threads, dispatch_request, worker_new) < 0)
 		startup_failed("cannot start worker threads");
 	if (!o->no_rpcbind &&
@@ -341,6 +343,7 @@ daemon_run(const struct daemon_opts *o)
 		rpcreg_unset_all();
 	/* Requests already accepted finish and are answered before sockets close. */
 	workq_stop();
+	icache_stop_sweeper();
 	transport_close_all();
 	if (o->pidfile)
 		unlink(o->pidfile);

@@ -12,7 +12,7 @@
 #define DRC_BUCKETS 4096		/* power of two */
 #define DRC_MAX_ENTRIES 8192
 #define DRC_MAX_BYTES (8u << 20)
-#define DRC_CSUM_BYTES 1024		/* enough to tell different calls apart */
+#define DRC_CSUM_BYTES 1024		/* from each end of the arguments */
 
 struct drc_entry {
 	struct drc_key key;
@@ -66,9 +66,19 @@ drc_key_init(struct drc_key *k, uint32_t xid, uint32_t prog, uint32_t vers, uint
 	k->proc = proc;
 	k->proto = proto;
 	k->addr = *addr;
-	/* XIDs wrap and clients reuse them: the arguments tell calls apart. */
-	k->csum = siphash24(zero_key, args, argslen < DRC_CSUM_BYTES ? argslen : DRC_CSUM_BYTES) ^
-	    (uint64_t)argslen;
+	/*
+	 * XIDs wrap and clients reuse them: the arguments tell calls apart.
+	 * Head and tail, not all of a 1 MiB WRITE: two calls alike in both,
+	 * in length and in XID from one client port are not a real risk.
+	 */
+	if (argslen <= 2 * DRC_CSUM_BYTES) {
+		k->csum = siphash24(zero_key, args, argslen);
+	} else {
+		k->csum = siphash24(zero_key, args, DRC_CSUM_BYTES) ^
+		    siphash24(zero_key, (const uint8_t *)args + argslen - DRC_CSUM_BYTES,
+		    DRC_CSUM_BYTES) * 31;
+	}
+	k->csum ^= (uint64_t)argslen;
 }
 
 static unsigned

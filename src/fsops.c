@@ -652,6 +652,5 @@ fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
 void
 fs_tick(void)
 {
-	cursor_expire();
-	icache_sweep();
+	cursor_expire();	/* the inode cache has its own sweeper thread */
 }

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@
 #define SEARCH_MAX_ENTRIES 10000000u
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Signalled when a sweep's write-back of an idle file finishes. */
+static pthread_cond_t wb_done = PTHREAD_COND_INITIALIZER;
 static struct inode_ent *buckets[NBUCKETS];
 static struct inode_ent *lru_head, *lru_tail;	/* head = most recent */
 static unsigned nentries, capacity = 8192;
@@ -689,6 +692,9 @@ icache_sync(struct inode_ent *e, int datasync)
 	int fd, rc;
 
 	pthread_mutex_lock(&lock);
+	/* A sweep syncing this file right now: its outcome is ours to report. */
+	while (e->wb_busy)
+		pthread_cond_wait(&wb_done, &lock);
 	fd = e->wrfd >= 0 ? e->wrfd : e->rdfd;
 	e->dirty = 0;
 	rc = e->wb_err;
@@ -708,53 +714,125 @@ icache_sync(struct inode_ent *e, int datasync)
 	return 0;
 }
 
+/* Sync and close what an idle entry holds; report a failure on the entry. */
+static void
+close_idle(struct inode_ent *e, long now)
+{
+	struct inode_ent tmp = { .rdfd = -1, .wrfd = -1, .fh = e->fh };
+	int err;
+
+	pthread_mutex_lock(&lock);
+	/* Only when no worker holds it: a worker may be using these descriptors. */
+	if (e->refs != 1 || (e->rdfd < 0 && e->wrfd < 0) || now - e->last_used <= DATA_FD_IDLE_SECS) {
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	tmp.rdfd = e->rdfd;
+	tmp.wrfd = e->wrfd;
+	tmp.dirty = e->dirty;
+	e->rdfd = e->wrfd = -1;
+	e->dirty = 0;
+	e->wb_busy = 1;		/* a COMMIT now waits for this sync */
+	pthread_mutex_unlock(&lock);
+	err = close_data_fds(&tmp, tmp.dirty);
+	pthread_mutex_lock(&lock);
+	e->wb_busy = 0;
+	if (err)
+		e->wb_err = err;
+	pthread_cond_broadcast(&wb_done);
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * Every entry once per pass, a batch at a time: pinned under the lock,
+ * examined without it, so workers never wait on a sweep's fstat or fsync.
+ */
 void
 icache_sweep(void)
 {
-	struct inode_ent *dead = NULL, *e, *prev;
-	struct inode_ent idle[256];	/* the descriptors, taken under the lock */
-	struct inode_ent *owner[256];
-	unsigned nidle = 0;
+	static unsigned pass;
 	long now = now_sec();
 
-	pthread_mutex_lock(&lock);
-	for (e = lru_tail; e; e = prev) {
-		struct stat st;
+	pass++;
+	for (;;) {
+		struct inode_ent *batch[256], *e;
+		unsigned n = 0;
 
-		prev = e->lru_prev;
-		if (e->refs != 0)
-			continue;	/* in use: its descriptors may be in a worker's hands */
-		if (fstat(e->fd, &st) == 0 && st.st_nlink == 0) {
-			/* Deleted: let its space go even if no client asks again. */
-			lru_unlink(e);
-			hash_unlink(e);
-			nentries--;
-			e->hnext = dead;
-			dead = e;
-		} else if ((e->rdfd >= 0 || e->wrfd >= 0) && now - e->last_used > DATA_FD_IDLE_SECS &&
-		    nidle < ARRAY_SIZE(idle)) {
-			idle[nidle].fh = e->fh;
-			idle[nidle].rdfd = e->rdfd;
-			idle[nidle].wrfd = e->wrfd;
-			idle[nidle].dirty = e->dirty;
-			owner[nidle] = e;
-			e->refs++;	/* so a write-back error can be recorded on it */
-			nidle++;
-			e->rdfd = e->wrfd = -1;
-			e->dirty = 0;
+		pthread_mutex_lock(&lock);
+		for (e = lru_tail; e && n < ARRAY_SIZE(batch); e = e->lru_prev) {
+			if (e->sweep_pass == pass)
+				continue;
+			e->sweep_pass = pass;
+			e->refs++;
+			batch[n++] = e;
+		}
+		pthread_mutex_unlock(&lock);
+		if (n == 0)
+			break;
+		for (unsigned i = 0; i < n; i++) {
+			struct stat st;
+
+			e = batch[i];
+			if (fstat(e->fd, &st) == 0 && st.st_nlink == 0)
+				icache_forget(e);	/* deleted: let its space go */
+			else
+				close_idle(e, now);
+			icache_put(e);
 		}
 	}
-	pthread_mutex_unlock(&lock);
-	destroy_list(dead);
-	/* Synced (if dirty) and closed outside the lock: fsync may be slow. */
-	for (unsigned i = 0; i < nidle; i++) {
-		int err = close_data_fds(&idle[i], idle[i].dirty);
+}
 
-		if (err) {
-			pthread_mutex_lock(&lock);
-			owner[i]->wb_err = err;
-			pthread_mutex_unlock(&lock);
-		}
-		icache_put(owner[i]);
+static pthread_t sweeper;
+static pthread_mutex_t sweeper_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sweeper_cond = PTHREAD_COND_INITIALIZER;
+static int sweeper_stop, sweeper_running;
+
+static void *
+sweeper_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&sweeper_lock);
+	while (!sweeper_stop) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 1;
+		pthread_cond_timedwait(&sweeper_cond, &sweeper_lock, &until);
+		if (sweeper_stop)
+			break;
+		pthread_mutex_unlock(&sweeper_lock);
+		icache_sweep();
+		pthread_mutex_lock(&sweeper_lock);
 	}
+	pthread_mutex_unlock(&sweeper_lock);
+	return NULL;
+}
+
+int
+icache_start_sweeper(void)
+{
+	sigset_t all, old;
+	int rc;
+
+	/* Its own thread: an fsync of an idle file must not stall the I/O loop. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&sweeper, NULL, sweeper_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc == 0)
+		sweeper_running = 1;
+	return rc == 0 ? 0 : -1;
+}
+
+void
+icache_stop_sweeper(void)
+{
+	if (!sweeper_running)
+		return;
+	pthread_mutex_lock(&sweeper_lock);
+	sweeper_stop = 1;
+	pthread_cond_signal(&sweeper_cond);
+	pthread_mutex_unlock(&sweeper_lock);
+	pthread_join(sweeper, NULL);
+	sweeper_running = 0;
 }
