@@ -67,6 +67,7 @@ struct rpc_program {
 
 void dispatch_register(const struct rpc_program *prog);
 struct worker *worker_new(void);
+void worker_free(struct worker *w);
 void dispatch_request(struct worker *w, struct rpc_req *req);
 
 /* Zeroed per-call memory for results; released when the reply has gone. */

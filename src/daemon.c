@@ -301,7 +301,7 @@ daemon_run(const struct daemon_opts *o)
 	dispatch_register(&mount_program);
 	if (icache_start_sweeper() < 0)
 		startup_failed("cannot start the inode cache sweeper");
-	if (workq_start(o->threads, dispatch_request, worker_new) < 0)
+	if (workq_start(o->threads, dispatch_request, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
 	if (!o->no_rpcbind &&
 	    (rpcreg_set(NFS_PROGRAM_NUMBER, 3, o->nfs_port, err, sizeof(err)) < 0 ||

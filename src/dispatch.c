@@ -57,6 +57,19 @@ worker_new(void)
 	return w;
 }
 
+void
+worker_free(struct worker *w)
+{
+	while (w->arena) {
+		struct arena_chunk *c = w->arena;
+		w->arena = c->next;
+		free(c);
+	}
+	free(w->databuf);
+	free(w->reply);
+	free(w);
+}
+
 void *
 call_alloc(struct rpc_call *call, size_t n)
 {

@@ -1104,6 +1104,7 @@ exports_free(struct export_table *t)
 		return;
 	for (size_t i = 0; i < t->n; i++)
 		free_export(&t->exports[i]);
+	free(t->exports);
 	/* Submounts borrow their parent's clients: only their own parts go. */
 	for (size_t i = 0; i < t->nsubs; i++) {
 		free(t->subs[i]->path);

@@ -21,6 +21,7 @@ static pthread_t *threads;
 static unsigned nthreads_started;
 static workq_fn q_fn;
 static worker_new_fn q_mk;
+static worker_free_fn q_rm;
 
 static void *
 worker_main(void *arg)
@@ -47,17 +48,19 @@ worker_main(void *arg)
 		req->next = NULL;
 		q_fn(w, req);
 	}
+	q_rm(w);
 	return NULL;
 }
 
 int
-workq_start(unsigned nthreads, workq_fn fn, worker_new_fn mk)
+workq_start(unsigned nthreads, workq_fn fn, worker_new_fn mk, worker_free_fn rm)
 {
 	sigset_t all, old;
 	int rc = 0;
 
 	q_fn = fn;
 	q_mk = mk;
+	q_rm = rm;
 	threads = calloc(nthreads, sizeof(*threads));
 	if (threads == NULL)
 		return -1;
