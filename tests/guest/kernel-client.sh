@@ -120,6 +120,21 @@ drop_caches
 cmp "$work/large" "$w/large" || fail "large file read back through the client"
 cmp "$work/large" "$exp/work/large" || fail "large file on the server"
 
+step "daemon killed (SIGKILL) in the middle of a large write"
+head -c 48000000 /dev/urandom >"$work/crash"
+dd if="$work/crash" of="$w/crash" bs=1M conv=fsync status=none &
+ddpid=$!
+sleep 1
+kill -KILL "$(cat "$work/pid")"
+rm -f "$work/pid"
+sleep 1
+start_daemon
+wait "$ddpid" || fail "dd across the crash"
+drop_caches
+cmp "$work/crash" "$w/crash" || fail "data written across the crash differs (client view)"
+cmp "$work/crash" "$exp/work/crash" || fail "data written across the crash differs (server file)"
+rm -f "$w/crash"
+
 step "tar extract and compare"
 tar -C /usr/include -cf "$work/src.tar" tirpc rpcsvc
 mkdir "$w/tree" && tar -C "$w/tree" -xf "$work/src.tar" || fail "tar extract"
