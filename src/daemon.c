@@ -130,16 +130,38 @@ write_pidfile(const char *path)
 	return close(fd);
 }
 
-static void
+/* Raises the descriptor limit to the hard one; returns what we may use. */
+static rlim_t
 raise_fd_limit(void)
 {
 	struct rlimit rl;
 
-	/* Cached descriptors and connections both need room. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 1024;
+	if (rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			getrlimit(RLIMIT_NOFILE, &rl);
 	}
+	return rl.rlim_cur;
+}
+
+/*
+ * Cached objects hold up to three descriptors (O_PATH, read, write); keep
+ * room for connections and directory streams, so the cache never makes
+ * the daemon run out.
+ */
+static unsigned
+icache_capacity(rlim_t nofile)
+{
+	rlim_t room = nofile > 4096 ? nofile - 2048 : nofile / 2;
+	rlim_t cap = room / 3;
+
+	if (cap > 8192)
+		cap = 8192;
+	if (cap < 64)
+		cap = 64;
+	return (unsigned)cap;
 }
 
 /*
@@ -287,8 +309,7 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed(err);
 	}
 	exports_install(t);
-	raise_fd_limit();
-	icache_init(0);
+	icache_init(icache_capacity(raise_fd_limit()));
 	mountd_init(o->statedir);
 
 	ls.ports[0] = o->nfs_port;
