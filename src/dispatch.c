@@ -29,6 +29,7 @@ struct worker {
 	size_t databuf_len;
 	struct arena_chunk *arena;
 	struct creds_state creds;
+	int hold_reply;		/* encode but do not send: the caller sends */
 };
 
 static const struct rpc_program *programs[MAX_PROGRAMS];
@@ -155,7 +156,8 @@ send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
 	}
 	len = xdr_getpos(&x);
 	xdr_destroy(&x);
-	transport_reply(req, msg, len);
+	if (!w->hold_reply)
+		transport_reply(req, msg, len);
 	return len;
 }
 
@@ -334,11 +336,20 @@ run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
 	case DRC_NEW:
 		break;
 	}
+	/*
+	 * The reply enters the cache before it is sent: a client that
+	 * retransmits the moment it sees the reply must find it there, not
+	 * an entry still marked in progress (whose duplicates are dropped).
+	 */
+	w->hold_reply = 1;
 	len = run_procedure(w, req, x, call, proc);
-	if (len)
+	w->hold_reply = 0;
+	if (len) {
 		drc_done(&key, msg, len);
-	else
+		transport_reply(req, msg, len);
+	} else {
 		drc_forget(&key);
+	}
 }
 
 void
