@@ -1,8 +1,9 @@
 /*
- * The worker pool: the I/O thread queues decoded-enough requests here and
- * worker threads run them to completion, reply included. One FIFO keeps the
- * design simple; per-client fairness is added by bounding what each
- * connection may have in flight (transport.c).
+ * The worker pool: the I/O thread queues whole requests here and worker
+ * threads run them to completion, reply included. Each client address has
+ * its own queue and the clients with work are served in turn, one request
+ * each, so one client's flood does not delay the others; transport.c also
+ * bounds what each connection may have in flight.
  */
 #ifndef USERNFSD_WORKQ_H
 #define USERNFSD_WORKQ_H
@@ -17,7 +18,7 @@ typedef struct worker *(*worker_new_fn)(void);
 typedef void (*worker_free_fn)(struct worker *w);
 
 int workq_start(unsigned nthreads, workq_fn fn, worker_new_fn mk, worker_free_fn rm);
-/* Returns -1 when the queue is full (the caller drops or defers the request). */
+/* Returns -1 when the queue, or this client's share of it, is full (drop or defer). */
 int workq_push(struct rpc_req *req);
 size_t workq_length(void);
 void workq_stop(void);
