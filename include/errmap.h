@@ -10,10 +10,32 @@
 #define ENOTSYNC 10002
 /* MKNOD of a type that is not a special file. */
 #define EBADTYPE 10003
+/* The object has no handle in NFSv2's 32 bytes (its kernel handle is too long). */
+#define ENOFH2 10004
+
+/*
+ * NFSv2 statuses beyond RFC 1094's list. Sun's own server cast errno into
+ * nfsstat, and SunOS/Solaris <nfs/nfs.h> lists these four as v2 statuses;
+ * the V7 numbers (18, 22, 31) are the same on every Unix, and the Linux
+ * client decodes all four.
+ */
+#define NFS2ERR_XDEV 18
+#define NFS2ERR_INVAL 22
+#define NFS2ERR_MLINK 31
+#define NFS2ERR_OPNOTSUPP 45
+/*
+ * Not a status: NFSv2 has no "try again later" (v3's JUKEBOX), so the
+ * reply is dropped and the client retransmits, as knfsd does.
+ */
+#define NFS2_DROP (-1)
 
 /* NFSv3 status for an errno value; unknown values become NFS3ERR_IO. */
 nfsstat3 errno_to_nfs3(int err);
+/* NFSv2 status (an nfsstat value) for an errno value, or NFS2_DROP. */
+int errno_to_nfs2(int err);
 /* MOUNT v3 status for an errno value. */
 int errno_to_mnt3(int err);
+/* MOUNT v1/v2 fhstatus: an errno in the numbering v2 uses (never NFS2_DROP). */
+int errno_to_mnt1(int err);
 
 #endif

@@ -13,6 +13,20 @@
  *  end u64  MAC: SipHash-2-4 under the server secret of all bytes before it
  * The MAC makes handles unforgeable, so a handle can only name an object
  * the server itself handed out inside that export.
+ *
+ * Layout of an NFSv2 handle (exactly FH2_LEN = 32 bytes, version 2):
+ *   0  u8   version (FH_VERSION_V2)
+ *   1  u8   flags   (FH_F_KERNEL: the payload is a kernel file handle)
+ *   2  u8   kernel handle type (0 without one)
+ *   3  u8   kernel handle length, 0..FH2_KFH_MAX
+ *   4  u32  export id
+ *   8  16   payload: the kernel handle, zero-padded; without one the
+ *           inode number (u64), generation (u32) and four zero bytes
+ *  24  u64  MAC: SipHash-2-4 under the same secret over bytes 0..23
+ * A decoded v2 handle with a kernel handle has ino = gen = 0: the inode
+ * cache matches it by kernel handle, so it finds the same object as the
+ * v3 handle does. An object whose kernel handle is longer than 16 bytes
+ * has no v2 handle at all (fh_encode_v2 says so).
  */
 #ifndef USERNFSD_FH_H
 #define USERNFSD_FH_H
@@ -21,12 +35,17 @@
 #include <stdint.h>
 
 #define FH_VERSION 1
+#define FH_VERSION_V2 2
 #define FH_F_KERNEL 0x01
 #define FH_HDR_LEN 20
 #define FH_MAC_LEN 8
 #define FH_KFH_MAX 36
 #define FH3_MAXLEN 64
 #define FH_KEY_LEN 16
+#define FH2_LEN 32
+#define FH2_HDR_LEN 8
+#define FH2_PAYLOAD_LEN 16
+#define FH2_KFH_MAX FH2_PAYLOAD_LEN
 
 struct fh {
 	uint32_t export_id;
@@ -49,6 +68,15 @@ void fh_set_key(const uint8_t key[FH_KEY_LEN]);
 int fh_load_or_create_key(const char *statedir);
 /* Returns the encoded length, or 0 if it does not fit in outlen. */
 size_t fh_encode(const struct fh *fh, uint8_t *out, size_t outlen);
+/*
+ * The 32-byte NFSv2 form of fh: returns FH2_LEN, or 0 when the object's
+ * kernel handle is longer than FH2_KFH_MAX (it cannot be named in v2).
+ */
+size_t fh_encode_v2(const struct fh *fh, uint8_t out[FH2_LEN]);
+/*
+ * Either format: FH2_LEN bytes starting with FH_VERSION_V2 are a v2
+ * handle, anything else must be a v3 (version 1) handle.
+ */
 enum fh_status fh_decode(const uint8_t *in, size_t len, struct fh *out);
 const char *fh_status_str(enum fh_status st);
 

@@ -1,4 +1,7 @@
-/* MOUNT protocol v3 (RFC 1813 appendix I); v1/v2 join with NFSv2. */
+/*
+ * MOUNT protocol: v3 (RFC 1813 appendix I) for NFSv3, v1 (RFC 1094
+ * appendix A) and v2 (v1 plus PATHCONF, XNFS) for NFSv2 clients.
+ */
 #ifndef USERNFSD_MOUNTD_H
 #define USERNFSD_MOUNTD_H
 

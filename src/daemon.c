@@ -19,6 +19,7 @@
 #include <systemd/sd-daemon.h>
 #endif
 
+#include "compiler.h"
 #include "daemon.h"
 #include "dispatch.h"
 #include "exports.h"
@@ -277,6 +278,28 @@ reload(const char *file)
 	notify("READY=1");
 }
 
+/* Every version we serve: NFS v2 and v3, MOUNT v1 and v2 (for v2 clients) and v3. */
+static int
+register_programs(const struct daemon_opts *o, char *err, size_t errlen)
+{
+	static const struct {
+		uint32_t prog, vers;
+		int mount;
+	} regs[] = {
+		{ NFS_PROGRAM_NUMBER, 2, 0 },
+		{ NFS_PROGRAM_NUMBER, 3, 0 },
+		{ MOUNT_PROGRAM_NUMBER, 1, 1 },
+		{ MOUNT_PROGRAM_NUMBER, 2, 1 },
+		{ MOUNT_PROGRAM_NUMBER, 3, 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(regs); i++)
+		if (rpcreg_set(regs[i].prog, regs[i].vers,
+		    regs[i].mount ? o->mount_port : o->nfs_port, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 int
 daemon_run(const struct daemon_opts *o)
 {
@@ -324,9 +347,7 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed("cannot start the inode cache sweeper");
 	if (workq_start(o->threads, dispatch_request, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
-	if (!o->no_rpcbind &&
-	    (rpcreg_set(NFS_PROGRAM_NUMBER, 3, o->nfs_port, err, sizeof(err)) < 0 ||
-	     rpcreg_set(MOUNT_PROGRAM_NUMBER, 3, o->mount_port, err, sizeof(err)) < 0)) {
+	if (!o->no_rpcbind && register_programs(o, err, sizeof(err)) < 0) {
 		rpcreg_unset_all();
 		startup_failed(err);
 	}

@@ -141,8 +141,9 @@ fh_encode(const struct fh *fh, uint8_t *out, size_t outlen)
 	return len;
 }
 
-enum fh_status
-fh_decode(const uint8_t *in, size_t len, struct fh *out)
+/* The version 1 (NFSv3) layout; see fh.h. */
+static enum fh_status
+decode_v1(const uint8_t *in, size_t len, struct fh *out)
 {
 	uint64_t mac, want;
 	size_t kfh_len;
@@ -161,6 +162,7 @@ fh_decode(const uint8_t *in, size_t len, struct fh *out)
 	/* One 64-bit compare: no byte-by-byte early exit to time. */
 	if (mac != want)
 		return FH_BADMAC;
+	memset(out, 0, sizeof(*out));
 	out->kfh_type = in[2];
 	out->kfh_len = (uint8_t)kfh_len;
 	out->export_id = get_be32(in + 4);
@@ -168,6 +170,85 @@ fh_decode(const uint8_t *in, size_t len, struct fh *out)
 	out->gen = get_be32(in + 16);
 	memcpy(out->kfh, in + FH_HDR_LEN, kfh_len);
 	return FH_OK;
+}
+
+size_t
+fh_encode_v2(const struct fh *fh, uint8_t out[FH2_LEN])
+{
+	uint8_t *payload = out + FH2_HDR_LEN;
+
+	if (fh->kfh_len > FH2_KFH_MAX)
+		return 0;
+	memset(out, 0, FH2_LEN);
+	out[0] = FH_VERSION_V2;
+	put_be32(out + 4, fh->export_id);
+	if (fh->kfh_len) {
+		/* The kernel handle alone names the object; ino and gen stay out. */
+		out[1] = FH_F_KERNEL;
+		out[2] = fh->kfh_type;
+		out[3] = fh->kfh_len;
+		memcpy(payload, fh->kfh, fh->kfh_len);
+	} else {
+		put_be64(payload, fh->ino);
+		put_be32(payload + 8, fh->gen);
+	}
+	put_be64(out + FH2_HDR_LEN + FH2_PAYLOAD_LEN,
+	    siphash24(fh_key, out, FH2_HDR_LEN + FH2_PAYLOAD_LEN));
+	return FH2_LEN;
+}
+
+/* Are the n bytes at p all zero? */
+static int
+all_zero(const uint8_t *p, size_t n)
+{
+	uint8_t acc = 0;
+
+	while (n--)
+		acc |= *p++;
+	return acc == 0;
+}
+
+/* The version 2 (NFSv2, 32-byte) layout; see fh.h. */
+static enum fh_status
+decode_v2(const uint8_t *in, struct fh *out)
+{
+	const uint8_t *payload = in + FH2_HDR_LEN;
+	size_t kfh_len = in[3];
+	uint64_t mac, want;
+
+	if (in[1] & ~FH_F_KERNEL)
+		return FH_BADLEN;
+	if (in[1] & FH_F_KERNEL) {
+		if (kfh_len == 0 || kfh_len > FH2_KFH_MAX ||
+		    !all_zero(payload + kfh_len, FH2_PAYLOAD_LEN - kfh_len))
+			return FH_BADLEN;
+	} else if (in[2] != 0 || kfh_len != 0 || !all_zero(payload + 12, 4)) {
+		return FH_BADLEN;
+	}
+	mac = get_be64(in + FH2_HDR_LEN + FH2_PAYLOAD_LEN);
+	want = siphash24(fh_key, in, FH2_HDR_LEN + FH2_PAYLOAD_LEN);
+	if (mac != want)
+		return FH_BADMAC;
+	memset(out, 0, sizeof(*out));
+	out->export_id = get_be32(in + 4);
+	if (kfh_len) {
+		out->kfh_type = in[2];
+		out->kfh_len = (uint8_t)kfh_len;
+		memcpy(out->kfh, payload, kfh_len);
+	} else {
+		out->ino = get_be64(payload);
+		out->gen = get_be32(payload + 8);
+	}
+	return FH_OK;
+}
+
+enum fh_status
+fh_decode(const uint8_t *in, size_t len, struct fh *out)
+{
+	/* Byte 0 tells the layouts apart; a v2 handle is exactly 32 bytes. */
+	if (len == FH2_LEN && in[0] == FH_VERSION_V2)
+		return decode_v2(in, out);
+	return decode_v1(in, len, out);
 }
 
 const char *

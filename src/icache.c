@@ -448,6 +448,9 @@ search_export(const struct export *exp, const struct fh *fh)
 	int found = -1;
 	char *rel;
 
+	/* The root itself: a v2 handle may name it by kernel handle alone. */
+	if (candidate_matches(exp, exp->rootfd, "", fh))
+		return openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
 	if (pathq_push(&q, strdup(".")) < 0)
 		return -1;
 	while (found < 0 && q.head < q.len && visited < SEARCH_MAX_ENTRIES) {

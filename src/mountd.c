@@ -123,6 +123,25 @@ mnt_null(struct rpc_call *call, void *args, void *res)
 	(void)call; (void)args; (void)res;
 }
 
+/* Logs a MNT and, when it succeeded, records it for DUMP. */
+static void
+mount_record(struct rpc_call *call, const char *path, int err)
+{
+	char host[64];
+
+	req_peer_str(call->req, host, sizeof(host));
+	if (err) {
+		log_info("%s: mount %s (v%u) refused: %s", host, path, call->vers,
+		    err == EACCES ? "access denied" : strerror(err));
+		return;
+	}
+	log_info("%s: mounted %s (v%u)", host, path, call->vers);
+	pthread_mutex_lock(&mlock);
+	add_mount_locked(host, path);
+	rmtab_save_locked();
+	pthread_mutex_unlock(&mlock);
+}
+
 static void
 mnt3_mnt(struct rpc_call *call, void *argp, void *resp)
 {
@@ -131,27 +150,42 @@ mnt3_mnt(struct rpc_call *call, void *argp, void *resp)
 	uint8_t *fh = call_alloc(call, FH3_MAXLEN);
 	int *flavors = call_alloc(call, sizeof(int));
 	size_t fhlen = FH3_MAXLEN;
-	char host[64];
 	int err;
 
-	req_peer_str(call->req, host, sizeof(host));
 	err = (fh && flavors) ? fs_mount(call, *path, fh, &fhlen) : ENOMEM;
 	r->fhs_status = (mountstat3)errno_to_mnt3(err);
-	if (err) {
-		log_info("%s: mount %s refused: %s", host, *path,
-		    err == EACCES ? "access denied" : strerror(err));
+	mount_record(call, *path, err);
+	if (err)
 		return;
-	}
 	flavors[0] = AUTH_SYS;
 	r->mountres3_u.mountinfo.fhandle.fhandle3_val = (char *)fh;
 	r->mountres3_u.mountinfo.fhandle.fhandle3_len = (u_int)fhlen;
 	r->mountres3_u.mountinfo.auth_flavors.auth_flavors_val = flavors;
 	r->mountres3_u.mountinfo.auth_flavors.auth_flavors_len = 1;
-	log_info("%s: mounted %s", host, *path);
-	pthread_mutex_lock(&mlock);
-	add_mount_locked(host, *path);
-	rmtab_save_locked();
-	pthread_mutex_unlock(&mlock);
+}
+
+/*
+ * MOUNT v1/v2: the same checks, answered with a 32-byte NFSv2 handle.
+ * fs_mount hands out the v3 encoding; it is decoded (our own MAC, so it
+ * verifies) and re-encoded in the v2 layout.
+ */
+static void
+mnt1_mnt(struct rpc_call *call, void *argp, void *resp)
+{
+	dirpath *path = argp;
+	fhstatus *r = resp;
+	uint8_t buf[FH3_MAXLEN];
+	size_t len = sizeof(buf);
+	struct fh fh;
+	int err = fs_mount(call, *path, buf, &len);
+
+	if (err == 0 && fh_decode(buf, len, &fh) != FH_OK)
+		err = EIO;
+	if (err == 0 && fh_encode_v2(&fh, (uint8_t *)r->fhstatus_u.fhs_fhandle) != FH2_LEN)
+		err = ENOFH2;
+	/* The status is an errno value, in the numbering NFSv2 statuses use. */
+	r->fhs_status = (u_int)errno_to_mnt1(err);
+	mount_record(call, *path, err);
 }
 
 static void
@@ -228,6 +262,69 @@ mnt_export(struct rpc_call *call, void *argp, void *resp)
 	}
 }
 
+/*
+ * v2 PATHCONF (XNFS): the POSIX limits of the file system behind an
+ * exported path, for clients mounting with "posix". pc_mask bits are
+ * numbered by SunOS's _PC_* values: bit 0 says nothing is valid; the
+ * bit of a limit says it has none; CHOWN_RESTRICTED and NO_TRUNC are
+ * true when set.
+ */
+#define PC_ERROR		0
+#define PC_LINK_MAX		1
+#define PC_MAX_CANON		2
+#define PC_MAX_INPUT		3
+#define PC_NAME_MAX		4
+#define PC_PATH_MAX		5
+#define PC_PIPE_BUF		6
+#define PC_CHOWN_RESTRICTED	7
+#define PC_NO_TRUNC		8
+
+/* A limit into a short field; its mask bit when there is none. */
+static short
+pc_short(int fd, int which, int bit, short *mask)
+{
+	long v = fpathconf(fd, which);
+
+	if (v < 0) {
+		*mask |= (short)(1 << bit);
+		return 0;
+	}
+	return v > 32767 ? 32767 : (short)v;
+}
+
+static void
+mnt2_pathconf(struct rpc_call *call, void *argp, void *resp)
+{
+	dirpath *path = argp;
+	ppathcnf *r = resp;
+	uint8_t buf[FH3_MAXLEN];
+	size_t len = sizeof(buf);
+	const struct export *exp = NULL;
+	const char *rest;
+	short *mask = &r->pc_mask[0];
+	long v;
+
+	/* The same checks as MNT: only a client that may mount the path learns about it. */
+	if (fs_mount(call, *path, buf, &len) == 0)
+		exp = exports_find_path(call->exports, *path, &rest);
+	if (exp == NULL) {
+		*mask = 1 << PC_ERROR;
+		return;
+	}
+	/* Mount points are not crossed, so the export root's file system is the path's. */
+	v = fpathconf(exp->rootfd, _PC_LINK_MAX);
+	if (v < 0)
+		*mask |= 1 << PC_LINK_MAX;
+	r->pc_link_max = v < 0 ? 0 : v > INT32_MAX ? INT32_MAX : (int)v;
+	r->pc_max_canon = pc_short(exp->rootfd, _PC_MAX_CANON, PC_MAX_CANON, mask);
+	r->pc_max_input = pc_short(exp->rootfd, _PC_MAX_INPUT, PC_MAX_INPUT, mask);
+	r->pc_name_max = pc_short(exp->rootfd, _PC_NAME_MAX, PC_NAME_MAX, mask);
+	r->pc_path_max = pc_short(exp->rootfd, _PC_PATH_MAX, PC_PATH_MAX, mask);
+	r->pc_pipe_buf = pc_short(exp->rootfd, _PC_PIPE_BUF, PC_PIPE_BUF, mask);
+	r->pc_vdisable = _POSIX_VDISABLE;
+	*mask |= 1 << PC_CHOWN_RESTRICTED | 1 << PC_NO_TRUNC;
+}
+
 #define MPROC(name, argx, args, resx, res, fn) \
 	{ name, XDRPROC(argx), args, XDRPROC(resx), res, fn, 0 }
 
@@ -241,7 +338,31 @@ static const struct rpc_proc mount3_procs[] = {
 	[MOUNTPROC3_EXPORT] = MPROC("EXPORT", xdr_void, 0, xdr_exports, sizeof(exports), mnt_export),
 };
 
+/* Versions 1 and 2 share these; EXPORTALL is EXPORT (RFC 1094 A.5.7). */
+#define MOUNT1_PROCS \
+	[MOUNTPROC_NULL] = MPROC("NULL", xdr_void, 0, xdr_void, 0, mnt_null), \
+	[MOUNTPROC_MNT] = MPROC("MNT", xdr_dirpath, sizeof(dirpath), xdr_fhstatus, \
+	    sizeof(fhstatus), mnt1_mnt), \
+	[MOUNTPROC_DUMP] = MPROC("DUMP", xdr_void, 0, xdr_mountlist, sizeof(mountlist), mnt_dump), \
+	[MOUNTPROC_UMNT] = MPROC("UMNT", xdr_dirpath, sizeof(dirpath), xdr_void, 0, mnt_umnt), \
+	[MOUNTPROC_UMNTALL] = MPROC("UMNTALL", xdr_void, 0, xdr_void, 0, mnt_umntall), \
+	[MOUNTPROC_EXPORT] = MPROC("EXPORT", xdr_void, 0, xdr_exports, sizeof(exports), mnt_export), \
+	[MOUNTPROC_EXPORTALL] = MPROC("EXPORTALL", xdr_void, 0, xdr_exports, sizeof(exports), \
+	    mnt_export)
+
+static const struct rpc_proc mount1_procs[] = {
+	MOUNT1_PROCS,
+};
+
+static const struct rpc_proc mount2_procs[] = {
+	MOUNT1_PROCS,
+	[MOUNTPROC_PATHCONF] = MPROC("PATHCONF", xdr_dirpath, sizeof(dirpath), xdr_ppathcnf,
+	    sizeof(ppathcnf), mnt2_pathconf),
+};
+
 static const struct rpc_version mount_versions[] = {
+	{ 1, mount1_procs, ARRAY_SIZE(mount1_procs) },
+	{ 2, mount2_procs, ARRAY_SIZE(mount2_procs) },
 	{ 3, mount3_procs, ARRAY_SIZE(mount3_procs) },
 };
 

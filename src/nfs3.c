@@ -16,6 +16,7 @@
 #include "exports.h"
 #include "fsops.h"
 #include "icache.h"
+#include "nfs2.h"
 #include "nfs3.h"
 #include "nfs3_prot.h"
 #include "transport.h"
@@ -878,7 +879,9 @@ static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_COMMIT] = PROC("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
 };
 
+/* The NFS program: version 2 (nfs2.c) and version 3, sharing one file-system layer. */
 static const struct rpc_version nfs_versions[] = {
+	{ 2, nfs2_procs, NFS2_NPROCS },
 	{ 3, nfs3_procs, ARRAY_SIZE(nfs3_procs) },
 };
 

@@ -5,8 +5,11 @@ set -eu
 
 build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto libsystemd-dev rpcbind"
 # The kernel-client test boots Debian's kernel under QEMU; libnfs, rpcinfo
-# and showmount are the real clients the other tests use.
-test="$build libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace"
+# and showmount are the real clients the other tests use. The NFSv2-over-UDP
+# test rebuilds the kernel's NFS client from linux-source against the
+# headers of that kernel (tests/guest/build-nfs-udp).
+test="$build libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
+	linux-source-6.1 linux-headers-amd64"
 
 case "${1:-build}" in
 build) want=$build ;;
@@ -14,13 +17,28 @@ test) want=$test ;;
 *) echo "usage: install-deps.sh build|test" >&2; exit 2 ;;
 esac
 
-missing=
-for p in $want; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-[ -z "$missing" ] && exit 0
-echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
+updated=
+install_missing() {
+	missing=
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "install-deps: installing$missing"
+	[ -n "$updated" ] || apt-get update -q
+	updated=1
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing
+}
+
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing
+install_missing $want
+if [ "${1:-build}" = test ]; then
+	# The headers of exactly the kernel the guest boots (the newest in /boot),
+	# which linux-headers-amd64 may not be when that image is older.
+	kver=$(for f in /boot/vmlinuz-*; do [ -e "$f" ] && echo "${f#/boot/vmlinuz-}"; done |
+		sort -V | tail -n 1)
+	[ -z "$kver" ] || install_missing "linux-headers-$kver" ||
+		echo "install-deps: no linux-headers-$kver: the NFSv2-over-UDP test will be skipped" >&2
+fi

@@ -5,6 +5,7 @@
 
 #include "errmap.h"
 #include "mount_prot.h"
+#include "nfs_prot.h"
 #include "unit.h"
 
 int
@@ -38,5 +39,40 @@ main(void)
 	CHECK(errno_to_mnt3(ENOENT) == MNT3ERR_NOENT);
 	CHECK(errno_to_mnt3(ENOTDIR) == MNT3ERR_NOTDIR);
 	CHECK(errno_to_mnt3(EPIPE) == MNT3ERR_IO);
+	/* NFSv2: RFC 1094's statuses, Sun's additions, and no v3-only codes. */
+	CHECK(errno_to_nfs2(0) == NFS_OK);
+	CHECK(errno_to_nfs2(EPERM) == NFSERR_PERM);
+	CHECK(errno_to_nfs2(ENOENT) == NFSERR_NOENT);
+	CHECK(errno_to_nfs2(EACCES) == NFSERR_ACCES);
+	CHECK(errno_to_nfs2(EEXIST) == NFSERR_EXIST);
+	CHECK(errno_to_nfs2(ENOTDIR) == NFSERR_NOTDIR);
+	CHECK(errno_to_nfs2(EISDIR) == NFSERR_ISDIR);
+	CHECK(errno_to_nfs2(EFBIG) == NFSERR_FBIG);
+	CHECK(errno_to_nfs2(ENOSPC) == NFSERR_NOSPC);
+	CHECK(errno_to_nfs2(EROFS) == NFSERR_ROFS);
+	CHECK(errno_to_nfs2(ENAMETOOLONG) == NFSERR_NAMETOOLONG);
+	CHECK(errno_to_nfs2(ENOTEMPTY) == NFSERR_NOTEMPTY);
+	CHECK(errno_to_nfs2(EDQUOT) == NFSERR_DQUOT);
+	CHECK(errno_to_nfs2(ESTALE) == NFSERR_STALE);
+	CHECK(errno_to_nfs2(EBADHANDLE) == NFSERR_STALE);
+	CHECK(errno_to_nfs2(EXDEV) == 18);
+	CHECK(errno_to_nfs2(EINVAL) == 22);
+	CHECK(errno_to_nfs2(EMLINK) == 31);
+	CHECK(errno_to_nfs2(EOPNOTSUPP) == 45);
+	CHECK(errno_to_nfs2(ENOFH2) == 45);
+	CHECK(errno_to_nfs2(EPIPE) == NFSERR_IO);
+	CHECK(errno_to_nfs2(12345) == NFSERR_IO);
+	/* No JUKEBOX in v2: the reply is dropped and the client retransmits. */
+	CHECK(errno_to_nfs2(EAGAIN) == NFS2_DROP);
+	CHECK(errno_to_nfs2(ENOMEM) == NFS2_DROP);
+	/* Every errno the table knows has a v2 status below v3's private range. */
+	for (int e = 0; e < 200; e++)
+		CHECK(errno_to_nfs2(e) == NFS2_DROP || (errno_to_nfs2(e) >= 0 && errno_to_nfs2(e) < 100));
+	/* MOUNT v1/v2: an errno value, never a dropped reply. */
+	CHECK(errno_to_mnt1(0) == 0);
+	CHECK(errno_to_mnt1(EACCES) == 13);
+	CHECK(errno_to_mnt1(ENOENT) == 2);
+	CHECK(errno_to_mnt1(ENOTDIR) == 20);
+	CHECK(errno_to_mnt1(ENOMEM) == NFSERR_IO);
 	return unit_done("test_errmap");
 }
