@@ -2,7 +2,14 @@
 # Runs the whole test suite: installs the test dependencies, builds with
 # warnings as errors, runs `make check` (unit tests, rpcinfo/showmount/
 # libnfs integration tests, the Linux kernel client under QEMU) and
-# `make distcheck`. Run as root on Debian 12:  sudo sh tests/check.sh
+# `make distcheck`. Then, each in its own build tree made from the release
+# tarball: `make check` again built with AddressSanitizer + UBSan (_asan/),
+# the libFuzzer targets for FUZZ_TIME seconds each (_fuzz/, `make
+# fuzz-smoke`), and the integration tests once more with the daemon under
+# valgrind memcheck (_valgrind/). Run as root on Debian 12:
+#     sudo sh tests/check.sh
+# The three extra runs are on with CHECK_FULL=1; CI turns them on once a
+# full run has been seen to pass on a fresh machine (see tests/fuzz/README).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -12,7 +19,19 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 sh tests/install-deps.sh test
+# The sanitizer, fuzzing and valgrind runs need these as well.
+missing=
+for p in clang valgrind; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "check.sh: installing$missing"
+	DEBIAN_FRONTEND=noninteractive apt-get update -q
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
 
+t0=$(date +%s)
 autoreconf -fi
 ./configure --enable-werror
 make -j"$(nproc)"
@@ -20,22 +39,130 @@ make -j"$(nproc)"
 status=0
 # Serial on purpose: the integration tests share rpcbind and test ports.
 make check || status=1
-for log in tests/*.log tests/unit/*.log; do
-	[ -f "$log" ] || continue
-	case "$log" in */test-suite.log) continue ;; esac
-	if grep -q '^FAIL\|^ERROR' "${log%.log}.trs" 2>/dev/null; then
-		echo "==== $log"; tail -n 40 "$log"
-	fi
-done
-[ -f test-suite.log ] && sed -n '1,12p' test-suite.log
+# show_failures DIR: the end of every failed test's log under DIR
+show_failures() {
+	for log in "$1"/tests/*.log "$1"/tests/unit/*.log; do
+		[ -f "$log" ] || continue
+		case "$log" in */test-suite.log) continue ;; esac
+		if grep -q '^:test-result: \(FAIL\|ERROR\)' "${log%.log}.trs" 2>/dev/null; then
+			echo "==== $log"; tail -n 40 "$log"
+		fi
+	done
+	[ ! -f "$1/test-suite.log" ] || sed -n '1,12p' "$1/test-suite.log"
+}
+show_failures .
 
 # The release tarball must build and pass its unit tests on its own.
-make distcheck TESTS="tests/unit/test_fh tests/unit/test_exports tests/unit/test_errmap" \
-	>distcheck.log 2>&1 || { tail -n 40 distcheck.log; status=1; }
+distcheck=ok
+make distcheck TESTS="tests/unit/test_fh tests/unit/test_exports tests/unit/test_errmap tests/unit/test_cookie2" \
+	>distcheck.log 2>&1 || { tail -n 40 distcheck.log; status=1; distcheck=FAILED; }
 
-pass=$(cat tests/*.trs tests/unit/*.trs 2>/dev/null | grep -c '^:test-result: PASS' || true)
-fail=$(cat tests/*.trs tests/unit/*.trs 2>/dev/null | grep -c '^:test-result: \(FAIL\|ERROR\)' || true)
-skip=$(cat tests/*.trs tests/unit/*.trs 2>/dev/null | grep -c '^:test-result: SKIP' || true)
+# count DIR RESULT: how many tests under DIR had RESULT (PASS, SKIP, FAIL|ERROR)
+count() {
+	cat "$1"/tests/*.trs "$1"/tests/unit/*.trs 2>/dev/null | grep -c "^:test-result: \($2\)" || true
+}
+pass=$(count . PASS)
+fail=$(count . 'FAIL\|ERROR')
+skip=$(count . SKIP)
+summary="make check (gcc, -Werror)         $pass passed, $fail failed, $skip skipped
+make distcheck                    $distcheck"
+t1=$(date +%s)
+
+if [ -n "${CHECK_FULL:-}" ]; then
+	# Separate trees from the tarball: a source tree configured in place
+	# cannot also hold VPATH builds.
+	make dist >dist.log 2>&1 || { tail -n 20 dist.log; exit 1; }
+	dist=$(sed -n 's/^PACKAGE = //p' Makefile)-$(sed -n 's/^VERSION = //p' Makefile)
+	# tree NAME CONFIGURE-ARGS...: _NAME/$dist, configured and built
+	tree() {
+		local_name=$1
+		shift
+		rm -rf "$top/_$local_name"
+		mkdir "$top/_$local_name"
+		tar -C "$top/_$local_name" -xzf "$top/$dist.tar.gz"
+		(cd "$top/_$local_name/$dist" && ./configure "$@" >configure.log 2>&1 &&
+			make -j"$(nproc)" >make.log 2>&1) || {
+			echo "check.sh: building _$local_name failed:"
+			tail -n 30 "$top/_$local_name/$dist/configure.log" "$top/_$local_name/$dist/make.log"
+			return 1
+		}
+	}
+
+	# ---- 1. the whole suite under AddressSanitizer + UBSan ----
+	# A report ends the process with status 86 (ASan, LSan) or 87 (UBSan),
+	# which fails the test; ASan/LSan reports are also kept in _asan/reports,
+	# so one from a process whose status nobody checks still counts.
+	a=$top/_asan/$dist
+	if tree asan --enable-sanitizers; then
+		mkdir -p "$top/_asan/reports"
+		(cd "$a" && ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:exitcode=86:detect_leaks=1:log_path=$top/_asan/reports/asan" \
+			UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=87" \
+			make check >check.log 2>&1) || status=1
+		show_failures "$a"
+		p=$(count "$a" PASS); f=$(count "$a" 'FAIL\|ERROR'); s=$(count "$a" SKIP)
+		reports=$(find "$top/_asan/reports" -type f | wc -l)
+		ub=$(cat "$a"/tests/*.log "$a"/tests/unit/*.log 2>/dev/null | grep -c 'runtime error:' || true)
+		for r in "$top"/_asan/reports/*; do
+			[ -f "$r" ] && { echo "==== sanitizer report $r"; head -n 60 "$r"; }
+		done
+		if [ "$reports" -gt 0 ] || [ "$ub" -gt 0 ]; then
+			f=$((f + 1))	# the reports count as one more failed test
+			status=1
+		fi
+	else
+		p=0 f=1 s=0 reports='?' ub='?'
+		status=1
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	summary="$summary
+make check (ASan + UBSan)         $p passed, $f failed, $s skipped; reports: $reports ASan/LSan, $ub UBSan"
+	t2=$(date +%s)
+
+	# ---- 2. the libFuzzer targets (clang) ----
+	fz=$top/_fuzz/$dist
+	if tree fuzz --enable-fuzzing; then
+		(cd "$fz" && make fuzz-smoke FUZZ_TIME="${FUZZ_TIME:-30}") >"$top/_fuzz/smoke.log" 2>&1 ||
+			status=1
+		# smoke.sh's own lines: PASS/FAIL per target, a failure's log and reproducer
+		grep '^\(PASS: \|FAIL: \|    \)' "$top/_fuzz/smoke.log" || true
+		p=$(grep -c '^PASS: ' "$top/_fuzz/smoke.log" || true)
+		f=$(grep -c '^FAIL: ' "$top/_fuzz/smoke.log" || true)
+		[ $((p + f)) -gt 0 ] || { f=1; status=1; tail -n 30 "$top/_fuzz/smoke.log"; }
+	else
+		p=0 f=1
+		status=1
+	fi
+	pass=$((pass + p)); fail=$((fail + f))
+	summary="$summary
+make fuzz-smoke (${FUZZ_TIME:-30} s/target)     $p passed, $f failed"
+	t3=$(date +%s)
+
+	# ---- 3. the integration tests with the daemon under valgrind ----
+	# Not those that need openat2 (MNT below an export root, crossmnt):
+	# valgrind 3.19 does not know that system call.
+	v=$top/_valgrind/$dist
+	vg_tests="tests/integ_rpc.sh tests/integ_errors.sh tests/integ_libnfs.sh tests/integ_write.sh"
+	vg_tests="$vg_tests tests/integ_drc.sh tests/integ_reload.sh tests/integ_unpriv.sh"
+	if tree valgrind; then
+		(cd "$v" && USERNFSD_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite" \
+			make check TESTS="$vg_tests" >check.log 2>&1) || status=1
+		show_failures "$v"
+		p=$(count "$v" PASS); f=$(count "$v" 'FAIL\|ERROR'); s=$(count "$v" SKIP)
+	else
+		p=0 f=1 s=0
+		status=1
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	summary="$summary
+integration tests under valgrind  $p passed, $f failed, $s skipped"
+	t4=$(date +%s)
+	dur() { echo "$(( $1 / 60 ))m$(( $1 % 60 ))s"; }
+	summary="$summary
+time: $(dur $((t1 - t0))) build + check + distcheck, $(dur $((t2 - t1))) ASan, $(dur $((t3 - t2))) fuzzing, $(dur $((t4 - t3))) valgrind"
+fi
+
+echo "==== summary"
+echo "$summary"
 [ "$status" -eq 0 ] || [ "$fail" -gt 0 ] || fail=1
 echo "$pass passed, $fail failed, $skip skipped"
 exit $status

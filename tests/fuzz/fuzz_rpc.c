@@ -1,0 +1,1382 @@
+/*
+ * libFuzzer target: the RPC call decoder and dispatch of every program,
+ * version and procedure (NFS v2/v3, MOUNT v1/v2/v3) against a scratch
+ * export, the way a worker thread runs a call (dispatch_request).
+ *
+ * Input layout:
+ *   byte 0     how the call arrived:
+ *                bit 0     TCP (else UDP)
+ *                bit 1     from a privileged port (700, else 40000)
+ *                bits 2-3  client: 0 127.0.0.1, 1 ::1, 2 192.0.2.99
+ *                          (no export admits it), 3 ::ffff:127.0.0.1
+ *   the rest   the call message (RFC 5531), after marker expansion
+ *
+ * Markers. File handles carry a MAC and name inodes of a directory tree
+ * made fresh on every run, so a checked-in input cannot hold a valid
+ * handle. Inputs hold markers instead, expanded before dispatch:
+ *   00 00 00 08 FF 'F' 'Z' 'H' i x y z   (an XDR opaque<> of 8 bytes)
+ *       -> the v3 handle of object i (see enum obj); x != 0 cuts or pads
+ *          it to x % 65 bytes; z != 0 xors byte y with z
+ *   FF 'F' 'Z' '2' i x y z + 24 bytes    (a fixed 32-byte NFSv2 handle)
+ *       -> the v2 handle of object i, y/z as above
+ *   00 00 00 08 FF 'F' 'Z' 'P' i x y z   (an XDR string of 8 bytes)
+ *       -> path i (see enum path); x != 0 cuts it to x bytes (prefixes of
+ *          an export path); z != 0 appends "/", "/dir", "/.." or "/../ro"
+ * Everything else in the message is the fuzzer's.
+ *
+ * The transport is this file's: transport_reply, req_free and the other
+ * functions src/transport.c would provide are defined here, so transport.o
+ * is never linked in (tests/fuzz/smoke.sh checks with nm). transport_reply
+ * checks every reply: it answers the call's XID, at most one per call,
+ * decodes as an RPC reply and, when accepted, with the procedure's own XDR
+ * results routine consuming exactly the reply; a UDP reply fits in a
+ * datagram. After each call the worker's identity goes back to root and
+ * the export tree is put back as it was (same inodes where possible, so
+ * the handles stay valid); a change outside the exports aborts.
+ *
+ * FUZZ_WRITE_SEEDS=DIR: write the seed corpus (valid calls for every
+ * procedure) into DIR, run each once and print what it got, then exit.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "creds.h"
+#include "dispatch.h"
+#include "exports.h"
+#include "fh.h"
+#include "fsops.h"
+#include "icache.h"
+#include "log.h"
+#include "mountd.h"
+#include "nfs3.h"
+#include "recmark.h"
+#include "transport.h"
+
+#include "mount_prot.h"
+#include "nfs3_prot.h"
+#include "nfs_prot.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FSID_RW 7
+#define FSID_RO 8
+#define MAX_MSG (RPC_MAX_RECORD + 64)
+
+static const uint8_t fuzz_key[FH_KEY_LEN] = "usernfsd-fuzzrpc";
+
+/*
+ * Where our own complaints go: stderr as it was at start-up, which stays
+ * open when -close_fd_mask=2 sends the daemon's log lines to /dev/null.
+ */
+static int errfd = 2;
+
+static void PRINTFLIKE(1, 2)
+die(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	dprintf(errfd, "fuzz_rpc: %s\n", msg);
+	abort();
+}
+
+/* ---- the scratch tree ---- */
+
+/* Objects with handles; their paths are relative to the scratch directory. */
+enum obj {
+	O_ROOT, O_FILE, O_EMPTY, O_DIR, O_SUB, O_INNER, O_LINK, O_ESCAPE, O_FIFO,
+	O_RO_ROOT, O_RO_FILE, NOBJ
+};
+
+struct node {
+	const char *path;
+	char type;		/* d(irectory), f(ile), l(ink), p (fifo) */
+	mode_t mode;
+	uid_t uid;
+	const char *target;	/* symlinks */
+	size_t size;		/* files: that many bytes of pattern() */
+	/* what it was after the last restore */
+	ino_t ino;
+	struct timespec ctime;
+};
+
+static struct node tree[NOBJ] = {
+	[O_ROOT] = { "export", 'd', 0755, 0, NULL, 0, 0, { 0, 0 } },
+	[O_FILE] = { "export/file", 'f', 0644, 0, NULL, 5000, 0, { 0, 0 } },
+	[O_EMPTY] = { "export/empty", 'f', 0666, 0, NULL, 0, 0, { 0, 0 } },
+	[O_DIR] = { "export/dir", 'd', 0755, 0, NULL, 0, 0, { 0, 0 } },
+	[O_SUB] = { "export/dir/sub", 'd', 0700, 1000, NULL, 0, 0, { 0, 0 } },
+	[O_INNER] = { "export/dir/inner", 'f', 0600, 1000, NULL, 100, 0, { 0, 0 } },
+	[O_LINK] = { "export/link", 'l', 0777, 0, "file", 0, 0, { 0, 0 } },
+	[O_ESCAPE] = { "export/escape", 'l', 0777, 0, "../outside/canary", 0, 0, { 0, 0 } },
+	[O_FIFO] = { "export/fifo", 'p', 0644, 0, NULL, 0, 0, { 0, 0 } },
+	[O_RO_ROOT] = { "ro", 'd', 0755, 0, NULL, 0, 0, { 0, 0 } },
+	[O_RO_FILE] = { "ro/rofile", 'f', 0644, 0, NULL, 50, 0, { 0, 0 } },
+};
+
+/* Paths MNT may be asked for (relative to the scratch directory; "" = itself). */
+enum path { P_EXPORT, P_DIR, P_RO, P_LINK, P_OUTSIDE, P_SCRATCH, NPATH };
+static const char *const mnt_paths[NPATH] = {
+	"export", "export/dir", "ro", "export/link", "outside", "",
+};
+
+static char scratch[PATH_MAX];	/* the scratch directory */
+static int scratchfd = -1;
+static struct stat scratch_st, outside_st, canary_st, keep_st;
+
+static uint8_t fh3[NOBJ][FH3_MAXLEN];
+static size_t fh3_len[NOBJ];
+static uint8_t fh2[NOBJ][FH2_LEN];
+static char abs_path[NPATH][PATH_MAX];
+
+static char
+pattern(size_t i)
+{
+	return "abcdefghijklmnopqrstuvwxyz0123456789\n"[i % 37];
+}
+
+static int
+same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+static void
+rm_rf_at(int dirfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+		struct dirent *de;
+
+		if (d == NULL) {
+			if (fd >= 0)
+				close(fd);
+			return;
+		}
+		fchmod(fd, 0700);
+		while ((de = readdir(d)) != NULL)
+			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+				rm_rf_at(fd, de->d_name);
+		closedir(d);
+		unlinkat(dirfd, name, AT_REMOVEDIR);
+	} else {
+		unlinkat(dirfd, name, 0);
+	}
+}
+
+static void
+keep_name(size_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "keep/%zu", i);
+}
+
+/* Contents, mode, owner and times as the manifest says (the inode stays). */
+static void
+set_attrs(const struct node *n)
+{
+	const struct timespec t[2] = { { 1600000000, 0 }, { 1600000000, 0 } };
+
+	if (n->type == 'f') {
+		int fd = openat(scratchfd, n->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		char buf[8192];
+
+		if (fd < 0)
+			die("cannot open %s: %s", n->path, strerror(errno));
+		for (size_t i = 0; i < n->size && i < sizeof(buf); i++)
+			buf[i] = pattern(i);
+		if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, n->size, 0) != (ssize_t)n->size)
+			die("cannot rewrite %s: %s", n->path, strerror(errno));
+		close(fd);
+	}
+	if (n->type != 'l')
+		fchmodat(scratchfd, n->path, n->mode, 0);
+	if (geteuid() == 0)
+		fchownat(scratchfd, n->path, n->uid, n->uid, AT_SYMLINK_NOFOLLOW);
+	utimensat(scratchfd, n->path, t, AT_SYMLINK_NOFOLLOW);
+}
+
+static void
+create_node(size_t i)
+{
+	const struct node *n = &tree[i];
+	char keep[64];
+
+	keep_name(i, keep, sizeof(keep));
+	switch (n->type) {
+	case 'd':
+		if (mkdirat(scratchfd, n->path, n->mode) < 0)
+			die("mkdir %s: %s", n->path, strerror(errno));
+		return;
+	case 'f':
+		close(openat(scratchfd, n->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, n->mode));
+		break;
+	case 'l':
+		symlinkat(n->target, scratchfd, n->path);
+		break;
+	case 'p':
+		mkfifoat(scratchfd, n->path, n->mode);
+		break;
+	}
+	/* A second name outside the exports: REMOVE cannot destroy the inode. */
+	if (linkat(scratchfd, n->path, scratchfd, keep, 0) < 0)
+		die("link %s: %s", n->path, strerror(errno));
+}
+
+static int
+node_at(const char *path)
+{
+	for (int i = 0; i < NOBJ; i++)
+		if (strcmp(tree[i].path, path) == 0)
+			return i;
+	return -1;
+}
+
+static int
+node_with_ino(ino_t ino)
+{
+	for (int i = 0; i < NOBJ; i++)
+		if (tree[i].ino == ino)
+			return i;
+	return -1;
+}
+
+/*
+ * One pass over the manifest's directories: objects of the manifest found
+ * under another name go home, anything else that is not in the manifest
+ * goes away. Returns how many things it changed.
+ */
+static int
+tidy_dirs(void)
+{
+	int changed = 0;
+
+	for (int i = 0; i < NOBJ; i++) {
+		struct dirent *de;
+		DIR *d;
+		int fd;
+
+		if (tree[i].type != 'd')
+			continue;
+		fd = openat(scratchfd, tree[i].path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		while ((de = readdir(d)) != NULL) {
+			char p[PATH_MAX];
+			struct stat st, home;
+			int owner, here;
+
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", tree[i].path, de->d_name);
+			if (fstatat(scratchfd, p, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			owner = node_with_ino(st.st_ino);
+			here = node_at(p);
+			if (owner >= 0 && owner == here)
+				continue;
+			changed++;
+			if (owner >= 0 &&
+			    fstatat(scratchfd, tree[owner].path, &home, AT_SYMLINK_NOFOLLOW) == 0) {
+				if (home.st_ino == st.st_ino) {
+					unlinkat(scratchfd, p, 0);	/* an extra hard link */
+					continue;
+				}
+				if (node_with_ino(home.st_ino) >= 0)
+					continue;	/* its place is taken by another: later */
+				rm_rf_at(scratchfd, tree[owner].path);
+			}
+			if (owner >= 0)
+				renameat(scratchfd, p, scratchfd, tree[owner].path);
+			else
+				rm_rf_at(scratchfd, p);
+		}
+		closedir(d);
+	}
+	return changed;
+}
+
+static void refresh_handles(void);
+
+static void
+check_outside(void)
+{
+	struct stat st;
+
+	if (fstat(scratchfd, &st) < 0 || !same_time(&st.st_ctim, &scratch_st.st_ctim) ||
+	    fstatat(scratchfd, "outside", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_ino != outside_st.st_ino || !same_time(&st.st_ctim, &outside_st.st_ctim) ||
+	    fstatat(scratchfd, "outside/canary", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_ino != canary_st.st_ino || !same_time(&st.st_ctim, &canary_st.st_ctim) ||
+	    fstatat(scratchfd, "keep", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !same_time(&st.st_ctim, &keep_st.st_ctim))
+		die("a call changed something outside the exports (in %s)", scratch);
+}
+
+/* Records what every object is now. Returns whether an inode changed. */
+static int
+snapshot(void)
+{
+	struct stat st;
+	int moved = 0;
+
+	for (int i = 0; i < NOBJ; i++) {
+		if (fstatat(scratchfd, tree[i].path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			die("%s is gone", tree[i].path);
+		moved |= tree[i].ino != 0 && st.st_ino != tree[i].ino;
+		tree[i].ino = st.st_ino;
+		tree[i].ctime = st.st_ctim;
+	}
+	return moved;
+}
+
+/* Puts the tree back after a call; cheap when nothing changed. */
+static void
+restore_tree(void)
+{
+	static int refreshing;
+	int dirty = 0;
+	struct stat st;
+
+	for (int i = 0; i < NOBJ && !dirty; i++)
+		dirty = fstatat(scratchfd, tree[i].path, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    st.st_ino != tree[i].ino || !same_time(&st.st_ctim, &tree[i].ctime);
+	if (!dirty) {
+		check_outside();
+		return;
+	}
+	for (int pass = 0; pass < 4 && tidy_dirs() > 0; pass++)
+		;
+	for (int i = 0; i < NOBJ; i++) {
+		char keep[64];
+
+		if (fstatat(scratchfd, tree[i].path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_ino == tree[i].ino)
+			continue;
+		rm_rf_at(scratchfd, tree[i].path);
+		keep_name((size_t)i, keep, sizeof(keep));
+		if (tree[i].type == 'd' || linkat(scratchfd, keep, scratchfd, tree[i].path, 0) < 0) {
+			if (tree[i].type != 'd')
+				die("cannot restore %s: %s", tree[i].path, strerror(errno));
+			create_node((size_t)i);
+		}
+	}
+	for (int i = 0; i < NOBJ; i++) {
+		if (fstatat(scratchfd, tree[i].path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			die("%s is gone", tree[i].path);
+		if (!same_time(&st.st_ctim, &tree[i].ctime) || st.st_ino != tree[i].ino)
+			set_attrs(&tree[i]);
+	}
+	check_outside();
+	/* Forget cached objects that were deleted (and close their descriptors). */
+	icache_sweep();
+	/* A directory had to be made anew: its handle (and its children's) changed. */
+	if (snapshot() && !refreshing) {
+		refreshing = 1;
+		refresh_handles();
+		refreshing = 0;
+	}
+}
+
+/*
+ * A crash ends the process without atexit handlers: scratch directories of
+ * earlier runs whose process is gone are removed here.
+ */
+static void
+remove_stale_scratch(const char *tmpdir)
+{
+	struct dirent *de;
+	DIR *d = opendir(tmpdir);
+
+	while (d && (de = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		long pid;
+
+		if (sscanf(de->d_name, "usernfsd-fuzz-rpc.%ld.", &pid) != 1 || pid <= 0 ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, de->d_name);
+		rm_rf_at(AT_FDCWD, path);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void
+make_tree(void)
+{
+	const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd;
+
+	remove_stale_scratch(tmpdir);
+	snprintf(scratch, sizeof(scratch), "%s/usernfsd-fuzz-rpc.%ld.XXXXXX", tmpdir,
+	    (long)getpid());
+	if (mkdtemp(scratch) == NULL)
+		die("mkdtemp: %s", strerror(errno));
+	chmod(scratch, 0755);
+	/* Paths relative to scratchfd: the fuzzer's own files are relative to the cwd. */
+	scratchfd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (scratchfd < 0)
+		die("%s: %s", scratch, strerror(errno));
+	if (mkdirat(scratchfd, "keep", 0700) < 0 || mkdirat(scratchfd, "state", 0700) < 0 ||
+	    mkdirat(scratchfd, "outside", 0755) < 0)
+		die("mkdir: %s", strerror(errno));
+	fd = openat(scratchfd, "outside/canary", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, "secret\n", 7) != 7)
+		die("canary: %s", strerror(errno));
+	close(fd);
+	/* Written by init_server; made now, so the directory is complete. */
+	close(openat(scratchfd, "exports", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+	for (size_t i = 0; i < NOBJ; i++) {
+		create_node(i);
+		set_attrs(&tree[i]);
+	}
+	snapshot();
+	if (fstat(scratchfd, &scratch_st) < 0 ||
+	    fstatat(scratchfd, "outside", &outside_st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fstatat(scratchfd, "outside/canary", &canary_st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fstatat(scratchfd, "keep", &keep_st, AT_SYMLINK_NOFOLLOW) < 0)
+		die("fstatat: %s", strerror(errno));
+	for (int i = 0; i < NPATH; i++)
+		snprintf(abs_path[i], sizeof(abs_path[i]), "%s%s%s", scratch,
+		    *mnt_paths[i] ? "/" : "", mnt_paths[i]);
+}
+
+static void
+remove_tree(void)
+{
+	if (scratch[0] && getenv("FUZZ_KEEP_SCRATCH") == NULL)
+		rm_rf_at(AT_FDCWD, scratch);
+}
+
+/* ---- the transport, as the daemon's would be seen by dispatch ---- */
+
+static struct {
+	unsigned replies;	/* to the call being dispatched */
+	int freed;
+	int capture;		/* the little client below wants the reply: */
+	uint8_t *captured;
+	size_t captured_len;
+} cur;
+
+/* XDR routine for the results of whatever procedure answered. */
+static const struct rpc_proc *
+find_proc(uint32_t prog, uint32_t vers, uint32_t proc)
+{
+	const struct rpc_program *progs[] = { &nfs_program, &mount_program };
+
+	for (size_t i = 0; i < 2; i++) {
+		if (progs[i]->prog != prog)
+			continue;
+		for (unsigned v = 0; v < progs[i]->nversions; v++)
+			if (progs[i]->versions[v].vers == vers && proc < progs[i]->versions[v].nprocs)
+				return &progs[i]->versions[v].procs[proc];
+	}
+	return NULL;
+}
+
+static void
+check_reply(const struct rpc_req *req, const uint8_t *msg, size_t len)
+{
+	char credbuf[MAX_AUTH_BYTES], verfbuf[MAX_AUTH_BYTES];
+	union { char bytes[1024]; long double align; } res;
+	const struct rpc_proc *proc = NULL;
+	struct rpc_msg call, reply;
+	XDR x;
+
+	if (len < 12 || memcmp(msg, req->buf, 4) != 0)
+		die("reply does not carry the call's XID");
+	if (req->proto == IPPROTO_UDP && len > 65507)
+		die("UDP reply of %zu bytes does not fit in a datagram", len);
+	memset(&call, 0, sizeof(call));
+	call.rm_call.cb_cred.oa_base = credbuf;
+	call.rm_call.cb_verf.oa_base = verfbuf;
+	xdrmem_create(&x, (char *)req->buf, (u_int)req->len, XDR_DECODE);
+	if (xdr_callmsg(&x, &call))
+		proc = find_proc((uint32_t)call.rm_call.cb_prog, (uint32_t)call.rm_call.cb_vers,
+		    (uint32_t)call.rm_call.cb_proc);
+	xdr_destroy(&x);
+
+	memset(&reply, 0, sizeof(reply));
+	memset(&res, 0, sizeof(res));
+	reply.acpted_rply.ar_verf.oa_base = verfbuf;
+	reply.acpted_rply.ar_results.where = (caddr_t)&res;
+	reply.acpted_rply.ar_results.proc = XDRPROC(xdr_void);
+	if (proc && proc->xdr_res && proc->res_size <= sizeof(res))
+		reply.acpted_rply.ar_results.proc = proc->xdr_res;
+	xdrmem_create(&x, (char *)msg, (u_int)len, XDR_DECODE);
+	if (!xdr_replymsg(&x, &reply))
+		die("reply does not decode");
+	if (reply.rm_direction != REPLY)
+		die("reply is not a REPLY");
+	if (reply.rm_reply.rp_stat == MSG_ACCEPTED && reply.acpted_rply.ar_stat == SUCCESS &&
+	    proc && xdr_getpos(&x) != len)
+		die("reply to %s has %zu bytes after its results", proc->name,
+		    len - (size_t)xdr_getpos(&x));
+	xdr_destroy(&x);
+	if (reply.rm_reply.rp_stat == MSG_ACCEPTED && reply.acpted_rply.ar_stat == SUCCESS)
+		xdr_free(reply.acpted_rply.ar_results.proc, (char *)&res);
+}
+
+void
+transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
+{
+	if (cur.freed)
+		die("reply after the request was freed");
+	if (++cur.replies > 1)
+		die("more than one reply to one call");
+	if (req->proto == IPPROTO_TCP) {
+		/* The record mark goes into the headroom, as the real transport does. */
+		uint32_t mark = htonl(RM_LAST_FRAG | (uint32_t)len);
+
+		memcpy(msg - REPLY_HEADROOM, &mark, 4);
+	}
+	check_reply(req, msg, len);
+	if (cur.capture) {
+		cur.captured = malloc(len);
+		if (cur.captured == NULL)
+			die("out of memory");
+		memcpy(cur.captured, msg, len);
+		cur.captured_len = len;
+	}
+}
+
+void
+req_free(struct rpc_req *req)
+{
+	if (cur.freed++)
+		die("request freed twice");
+	free(req->buf);
+	free(req);
+}
+
+size_t
+req_max_payload(const struct rpc_req *req)
+{
+	return req->proto == IPPROTO_TCP ? TCP_MAX_PAYLOAD : UDP_MAX_PAYLOAD;
+}
+
+void
+req_peer_str(const struct rpc_req *req, char *buf, size_t len)
+{
+	const void *a = req->peer.ss_family == AF_INET ?
+	    (const void *)&((const struct sockaddr_in *)&req->peer)->sin_addr :
+	    (const void *)&((const struct sockaddr_in6 *)&req->peer)->sin6_addr;
+
+	if (inet_ntop(req->peer.ss_family, a, buf, (socklen_t)len) == NULL)
+		snprintf(buf, len, "?");
+}
+
+uint16_t
+req_peer_port(const struct rpc_req *req)
+{
+	if (req->peer.ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)&req->peer)->sin_port);
+	return ntohs(((const struct sockaddr_in6 *)&req->peer)->sin6_port);
+}
+
+/* ---- markers ---- */
+
+static const uint8_t mark3[8] = { 0, 0, 0, 8, 0xff, 'F', 'Z', 0 };	/* + 'H' or 'P' */
+static const uint8_t mark2[4] = { 0xff, 'F', 'Z', '2' };
+
+static size_t
+emit_opaque(uint8_t *out, const void *p, size_t n)
+{
+	uint32_t be = htonl((uint32_t)n);
+
+	memcpy(out, &be, 4);
+	memcpy(out + 4, p, n);
+	memset(out + 4 + n, 0, (4 - n % 4) % 4);
+	return 4 + n + (4 - n % 4) % 4;
+}
+
+/* Expands the markers of in into out (MAX_MSG bytes); returns the length. */
+static size_t
+expand(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n && o + 4200 < MAX_MSG) {
+		const uint8_t *m = in + i;
+
+		if (n - i >= 12 && memcmp(m, mark3, 7) == 0 && (m[7] == 'H' || m[7] == 'P')) {
+			uint8_t idx = m[8], x = m[9], y = m[10], z = m[11];
+
+			if (m[7] == 'H') {
+				uint8_t h[FH3_MAXLEN];
+				size_t len = fh3_len[idx % NOBJ];
+
+				memset(h, 0, sizeof(h));
+				memcpy(h, fh3[idx % NOBJ], len);
+				if (x)
+					len = x % (FH3_MAXLEN + 1);
+				if (z && len)
+					h[y % len] ^= z;
+				o += emit_opaque(out + o, h, len);
+			} else {
+				static const char *const tails[] = { "/", "/dir", "/..", "/../ro" };
+				char p[PATH_MAX + 16];
+				size_t len;
+
+				snprintf(p, PATH_MAX, "%s", abs_path[idx % NPATH]);
+				len = strlen(p);
+				if (x && x < len)
+					p[len = x] = '\0';
+				if (z)
+					len += (size_t)snprintf(p + len, 16, "%s", tails[z % 4]);
+				o += emit_opaque(out + o, p, len);
+			}
+			i += 12;
+		} else if (n - i >= FH2_LEN && memcmp(m, mark2, 4) == 0) {
+			uint8_t y = m[6], z = m[7];
+
+			memcpy(out + o, fh2[m[4] % NOBJ], FH2_LEN);
+			if (z)
+				out[o + y % FH2_LEN] ^= z;
+			o += FH2_LEN;
+			i += FH2_LEN;
+		} else {
+			out[o++] = in[i++];
+		}
+	}
+	return o;
+}
+
+/* ---- running one call ---- */
+
+static struct worker *worker;
+static uint8_t *msgbuf;
+
+static void
+set_peer(struct rpc_req *req, uint8_t how)
+{
+	uint16_t port = htons(how & 2 ? 700 : 40000);
+	struct sockaddr_in *sin = (struct sockaddr_in *)&req->peer;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&req->peer;
+
+	switch ((how >> 2) & 3) {
+	case 0:
+	case 2:
+		sin->sin_family = AF_INET;
+		sin->sin_port = port;
+		inet_pton(AF_INET, (how >> 2 & 3) == 0 ? "127.0.0.1" : "192.0.2.99", &sin->sin_addr);
+		req->peerlen = sizeof(*sin);
+		break;
+	default:
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = port;
+		inet_pton(AF_INET6, (how >> 2 & 3) == 1 ? "::1" : "::ffff:127.0.0.1",
+		    &sin6->sin6_addr);
+		req->peerlen = sizeof(*sin6);
+		break;
+	}
+}
+
+/* Runs one input (flags byte + message with markers). */
+static void
+run_input(const uint8_t *data, size_t size, int capture)
+{
+	struct rpc_req *req;
+	struct rpc_call c;
+	size_t len;
+
+	if (size < 1)
+		return;
+	len = expand(data + 1, size - 1, msgbuf);
+	req = calloc(1, sizeof(*req));
+	if (req == NULL)
+		die("out of memory");
+	req->proto = data[0] & 1 ? IPPROTO_TCP : IPPROTO_UDP;
+	req->udp_fd = -1;
+	req->local_port = 2049;
+	set_peer(req, data[0]);
+	/* An exact-size copy: ASan sees any read past the end of the call. */
+	req->buf = malloc(len ? len : 1);
+	if (req->buf == NULL)
+		die("out of memory");
+	memcpy(req->buf, msgbuf, len);
+	req->len = len;
+
+	memset(&cur, 0, sizeof(cur));
+	cur.capture = capture;
+	dispatch_request(worker, req);
+	if (!cur.freed)
+		die("dispatch_request did not release the request");
+
+	/* The worker goes back to the daemon's own identity. */
+	memset(&c, 0, sizeof(c));
+	c.w = worker;
+	if (creds_root(call_creds(&c)) < 0)
+		die("cannot switch back to root");
+}
+
+/* ---- a little client, for start-up and for writing seeds ---- */
+
+struct msg {
+	uint8_t buf[8192];
+	XDR x;
+	uint32_t prog, vers, proc;
+};
+
+static void
+begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
+{
+	static uint32_t xid = 0x46555a00;	/* "FUZ" */
+	char body[MAX_AUTH_BYTES], machname[] = "fuzz";
+	gid_t gids[2] = { 0, 1000 };
+	struct authunix_parms aup = { 0, machname, 0, 0, 2, gids };
+	struct rpc_msg call;
+	XDR ax;
+
+	memset(&call, 0, sizeof(call));
+	call.rm_xid = ++xid;
+	call.rm_direction = CALL;
+	call.rm_call.cb_rpcvers = RPC_MSG_VERSION;
+	call.rm_call.cb_prog = prog;
+	call.rm_call.cb_vers = vers;
+	call.rm_call.cb_proc = proc;
+	call.rm_call.cb_verf = _null_auth;
+	if (auth_sys) {
+		xdrmem_create(&ax, body, sizeof(body), XDR_ENCODE);
+		if (!xdr_authunix_parms(&ax, &aup))
+			die("cannot encode AUTH_SYS");
+		call.rm_call.cb_cred.oa_flavor = AUTH_SYS;
+		call.rm_call.cb_cred.oa_base = body;
+		call.rm_call.cb_cred.oa_length = xdr_getpos(&ax);
+		xdr_destroy(&ax);
+	} else {
+		call.rm_call.cb_cred = _null_auth;
+	}
+	m->prog = prog;
+	m->vers = vers;
+	m->proc = proc;
+	m->buf[0] = 0x03;	/* TCP, privileged port, 127.0.0.1 */
+	xdrmem_create(&m->x, (char *)m->buf + 1, sizeof(m->buf) - 1, XDR_ENCODE);
+	if (!xdr_callmsg(&m->x, &call))
+		die("cannot encode a call header");
+}
+
+static size_t
+msg_len(struct msg *m)
+{
+	return 1 + xdr_getpos(&m->x);
+}
+
+static void
+put_u32(struct msg *m, uint32_t v)
+{
+	if (!xdr_u_int(&m->x, &v))
+		die("encode");
+}
+
+static void
+put_u64(struct msg *m, uint64_t v)
+{
+	u_quad_t q = v;
+
+	if (!xdr_u_hyper(&m->x, &q))
+		die("encode");
+}
+
+static void
+put_bytes(struct msg *m, const void *p, size_t n)
+{
+	char *s = (char *)(uintptr_t)p;
+	u_int len = (u_int)n;
+
+	if (!xdr_bytes(&m->x, &s, &len, ~0u))
+		die("encode");
+}
+
+static void
+put_fixed(struct msg *m, const void *p, size_t n)
+{
+	if (!xdr_opaque(&m->x, (char *)(uintptr_t)p, (u_int)n))
+		die("encode");
+}
+
+static void
+put_str(struct msg *m, const char *s)
+{
+	put_bytes(m, s, strlen(s));
+}
+
+/* A v3 handle marker for object i: cut to len (0 = as is), byte pos ^= xor. */
+static void
+fh3x(struct msg *m, enum obj i, uint8_t len, uint8_t pos, uint8_t xor)
+{
+	const uint8_t mk[8] = { 0xff, 'F', 'Z', 'H', (uint8_t)i, len, pos, xor };
+
+	put_bytes(m, mk, 8);
+}
+
+static void
+fh3m(struct msg *m, enum obj i)
+{
+	fh3x(m, i, 0, 0, 0);
+}
+
+static void
+fh2m(struct msg *m, enum obj i)
+{
+	uint8_t mk[FH2_LEN] = { 0xff, 'F', 'Z', '2', (uint8_t)i };
+
+	put_fixed(m, mk, sizeof(mk));
+}
+
+static void
+pathm(struct msg *m, enum path p)
+{
+	const uint8_t mk[8] = { 0xff, 'F', 'Z', 'P', (uint8_t)p, 0, 0, 0 };
+
+	put_bytes(m, mk, 8);
+}
+
+/* sattr3 setting mode only (or nothing with mode ~0). */
+static void
+put_sattr3(struct msg *m, uint32_t mode)
+{
+	if (mode != ~0u) {
+		put_u32(m, 1);
+		put_u32(m, mode);
+	} else {
+		put_u32(m, 0);
+	}
+	put_u32(m, 0);	/* uid */
+	put_u32(m, 0);	/* gid */
+	put_u32(m, 0);	/* size */
+	put_u32(m, DONT_CHANGE);
+	put_u32(m, DONT_CHANGE);
+}
+
+/* NFSv2 sattr: -1 means "do not set". */
+static void
+put_sattr2(struct msg *m, uint32_t mode, uint32_t size)
+{
+	put_u32(m, mode);
+	put_u32(m, ~0u);
+	put_u32(m, ~0u);
+	put_u32(m, size);
+	for (int i = 0; i < 4; i++)
+		put_u32(m, ~0u);
+}
+
+/* Status word and handle, the start of both mountres3 and LOOKUP3res. */
+struct status_fh {
+	uint32_t status;
+	char *fh;
+	u_int len;
+};
+
+static bool_t
+xdr_status_fh(XDR *x, struct status_fh *r)
+{
+	if (!xdr_u_int(x, &r->status))
+		return FALSE;
+	return r->status != 0 || xdr_bytes(x, &r->fh, &r->len, FH3_MAXLEN);
+}
+
+/*
+ * Runs m; returns the accept status (or 100 + reject status, or -1 when
+ * nothing came back) and, when accepted, the first word of the results.
+ */
+static int
+call(struct msg *m, uint32_t *status, uint8_t *fh, size_t *fhlen)
+{
+	char verf[MAX_AUTH_BYTES];
+	struct status_fh sf;
+	struct rpc_msg reply;
+	uint8_t *captured;
+	size_t captured_len;
+	int rc;
+	XDR x;
+
+	run_input(m->buf, msg_len(m), 1);
+	captured = cur.captured;
+	captured_len = cur.captured_len;
+	cur.captured = NULL;
+	restore_tree();
+	if (captured == NULL)
+		return -1;
+	memset(&reply, 0, sizeof(reply));
+	memset(&sf, 0, sizeof(sf));
+	reply.acpted_rply.ar_verf.oa_base = verf;
+	reply.acpted_rply.ar_results.where = (caddr_t)&sf;
+	reply.acpted_rply.ar_results.proc = XDRPROC(xdr_status_fh);
+	xdrmem_create(&x, (char *)captured, (u_int)captured_len, XDR_DECODE);
+	if (!xdr_replymsg(&x, &reply)) {
+		/* Results that are not status + handle: the status alone will do. */
+		reply.acpted_rply.ar_results.proc = XDRPROC(xdr_u_int);
+		xdr_setpos(&x, 0);
+		xdr_replymsg(&x, &reply);
+		sf.fh = NULL;
+	}
+	xdr_destroy(&x);
+	if (reply.rm_reply.rp_stat != MSG_ACCEPTED) {
+		rc = 100 + (int)reply.rjcted_rply.rj_stat;
+	} else {
+		rc = (int)reply.acpted_rply.ar_stat;
+		if (status)
+			*status = sf.status;
+		if (fh && fhlen && rc == SUCCESS && sf.status == 0 && sf.fh) {
+			memcpy(fh, sf.fh, sf.len);
+			*fhlen = sf.len;
+		}
+	}
+	free(sf.fh);
+	free(captured);
+	return rc;
+}
+
+/* The v3 handle of tree[i], by MNT (roots) or LOOKUP of each component. */
+static void
+get_handle(enum obj i)
+{
+	const char *path = tree[i].path, *slash = strchr(path, '/');
+	enum obj parent = O_ROOT;
+	uint32_t status = ~0u;
+	struct msg m;
+
+	if (slash == NULL) {
+		begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_MNT, 1);
+		pathm(&m, i == O_ROOT ? P_EXPORT : P_RO);
+	} else {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(path, '/') - path), path);
+		parent = (enum obj)node_at(dir);
+		begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
+		fh3m(&m, parent);
+		put_str(&m, strrchr(path, '/') + 1);
+	}
+	if (call(&m, &status, fh3[i], &fh3_len[i]) != SUCCESS || status != 0)
+		die("cannot get a handle for %s (status %u)", path, status);
+}
+
+static void
+refresh_handles(void)
+{
+	struct fh f;
+
+	for (int i = 0; i < NOBJ; i++)
+		get_handle((enum obj)i);
+	for (int i = 0; i < NOBJ; i++) {
+		memset(fh2[i], 0, FH2_LEN);
+		if (fh_decode(fh3[i], fh3_len[i], &f) == FH_OK)
+			fh_encode_v2(&f, fh2[i]);
+	}
+}
+
+/* ---- seeds ---- */
+
+static const char *seed_dir;
+static unsigned nseeds;
+
+/* Writes m as seed NAME and runs it; prints what came back. */
+static void
+seed(struct msg *m, const char *name)
+{
+	char path[PATH_MAX];
+	uint32_t status = ~0u;
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", seed_dir, name);
+	f = fopen(path, "wb");
+	if (f == NULL || fwrite(m->buf, 1, msg_len(m), f) != msg_len(m) || fclose(f) != 0)
+		die("%s: %s", path, strerror(errno));
+	nseeds++;
+	rc = call(m, &status, NULL, NULL);
+	printf("%-28s %4zu bytes  ", name, msg_len(m));
+	if (rc < 0)
+		printf("no reply\n");
+	else if (rc >= 100)
+		printf("denied (reject_stat %d)\n", rc - 100);
+	else if (rc != SUCCESS)
+		printf("accept_stat %d\n", rc);
+	else if (m->proc == 0)
+		printf("ok\n");
+	else
+		printf("ok, results begin with %u\n", status);
+}
+
+static void
+write_seeds(void)
+{
+	static const uint8_t verf[8] = "fuzzverf", zero8[8] = { 0 }, cookie2[4] = { 0 };
+	struct msg m;
+
+	/* ---- MOUNT ---- */
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_NULL, 0);
+	seed(&m, "mnt3-null");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_MNT, 1);
+	pathm(&m, P_EXPORT);
+	seed(&m, "mnt3-mnt-export");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_MNT, 1);
+	pathm(&m, P_DIR);
+	seed(&m, "mnt3-mnt-subdir");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_MNT, 0);
+	pathm(&m, P_OUTSIDE);
+	seed(&m, "mnt3-mnt-outside");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_DUMP, 0);
+	seed(&m, "mnt3-dump");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_UMNT, 1);
+	pathm(&m, P_EXPORT);
+	seed(&m, "mnt3-umnt");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_UMNTALL, 1);
+	seed(&m, "mnt3-umntall");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_EXPORT, 0);
+	seed(&m, "mnt3-export");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V1, MOUNTPROC_MNT, 1);
+	pathm(&m, P_RO);
+	seed(&m, "mnt1-mnt-ro");
+	begin(&m, MOUNT_PROGRAM, MOUNT_V2, MOUNTPROC_PATHCONF, 1);
+	pathm(&m, P_EXPORT);
+	seed(&m, "mnt2-pathconf");
+
+	/* ---- NFSv3, every procedure ---- */
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_NULL, 0);
+	seed(&m, "nfs3-null");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_GETATTR, 1);
+	fh3m(&m, O_ROOT);
+	seed(&m, "nfs3-getattr");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_SETATTR, 1);
+	fh3m(&m, O_FILE);
+	put_u32(&m, 1); put_u32(&m, 0640);		/* mode */
+	put_u32(&m, 1); put_u32(&m, 1000);		/* uid */
+	put_u32(&m, 0);				/* gid */
+	put_u32(&m, 1); put_u64(&m, 100);		/* size */
+	put_u32(&m, SET_TO_SERVER_TIME);
+	put_u32(&m, SET_TO_CLIENT_TIME); put_u32(&m, 1700000000); put_u32(&m, 5);
+	put_u32(&m, 0);				/* no guard */
+	seed(&m, "nfs3-setattr");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "file");
+	seed(&m, "nfs3-lookup");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "..");
+	seed(&m, "nfs3-lookup-dotdot-root");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_ACCESS, 1);
+	fh3m(&m, O_DIR);
+	put_u32(&m, 0x3f);
+	seed(&m, "nfs3-access");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READLINK, 1);
+	fh3m(&m, O_ESCAPE);
+	seed(&m, "nfs3-readlink");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READ, 1);
+	fh3m(&m, O_FILE);
+	put_u64(&m, 10);
+	put_u32(&m, 4096);
+	seed(&m, "nfs3-read");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_WRITE, 1);
+	fh3m(&m, O_FILE);
+	put_u64(&m, 4);
+	put_u32(&m, 11);
+	put_u32(&m, FILE_SYNC);
+	put_str(&m, "hello world");
+	seed(&m, "nfs3-write");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_CREATE, 1);
+	fh3m(&m, O_DIR);
+	put_str(&m, "new");
+	put_u32(&m, GUARDED);
+	put_sattr3(&m, 0644);
+	seed(&m, "nfs3-create");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_CREATE, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "excl");
+	put_u32(&m, EXCLUSIVE);
+	put_fixed(&m, verf, 8);
+	seed(&m, "nfs3-create-exclusive");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_MKDIR, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "newdir");
+	put_sattr3(&m, 0755);
+	seed(&m, "nfs3-mkdir");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_SYMLINK, 1);
+	fh3m(&m, O_DIR);
+	put_str(&m, "sl");
+	put_sattr3(&m, ~0u);
+	put_str(&m, "../../outside/canary");
+	seed(&m, "nfs3-symlink");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_MKNOD, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "chr");
+	put_u32(&m, NF3CHR);
+	put_sattr3(&m, 0600);
+	put_u32(&m, 1); put_u32(&m, 3);			/* /dev/null's numbers */
+	seed(&m, "nfs3-mknod-chr");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_MKNOD, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "pipe");
+	put_u32(&m, NF3FIFO);
+	put_sattr3(&m, 0600);
+	seed(&m, "nfs3-mknod-fifo");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_REMOVE, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "file");
+	seed(&m, "nfs3-remove");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_RMDIR, 1);
+	fh3m(&m, O_DIR);
+	put_str(&m, "sub");
+	seed(&m, "nfs3-rmdir");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_RENAME, 1);
+	fh3m(&m, O_ROOT);
+	put_str(&m, "dir");
+	fh3m(&m, O_ROOT);
+	put_str(&m, "moved");
+	seed(&m, "nfs3-rename");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LINK, 1);
+	fh3m(&m, O_FILE);
+	fh3m(&m, O_DIR);
+	put_str(&m, "hardlink");
+	seed(&m, "nfs3-link");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READDIR, 1);
+	fh3m(&m, O_ROOT);
+	put_u64(&m, 0);
+	put_fixed(&m, zero8, 8);
+	put_u32(&m, 4096);
+	seed(&m, "nfs3-readdir");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READDIRPLUS, 1);
+	fh3m(&m, O_ROOT);
+	put_u64(&m, 0);
+	put_fixed(&m, zero8, 8);
+	put_u32(&m, 1024);
+	put_u32(&m, 8192);
+	seed(&m, "nfs3-readdirplus");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_FSSTAT, 1);
+	fh3m(&m, O_RO_ROOT);
+	seed(&m, "nfs3-fsstat");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_FSINFO, 1);
+	fh3m(&m, O_ROOT);
+	seed(&m, "nfs3-fsinfo");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_PATHCONF, 1);
+	fh3m(&m, O_ROOT);
+	seed(&m, "nfs3-pathconf");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_COMMIT, 1);
+	fh3m(&m, O_FILE);
+	put_u64(&m, 0);
+	put_u32(&m, 0);
+	seed(&m, "nfs3-commit");
+
+	/* ---- NFSv2 ---- */
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_GETATTR, 1);
+	fh2m(&m, O_ROOT);
+	seed(&m, "nfs2-getattr");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_SETATTR, 1);
+	fh2m(&m, O_EMPTY);
+	put_sattr2(&m, 0600, 3);
+	seed(&m, "nfs2-setattr");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_LOOKUP, 1);
+	fh2m(&m, O_DIR);
+	put_str(&m, "inner");
+	seed(&m, "nfs2-lookup");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_READLINK, 1);
+	fh2m(&m, O_LINK);
+	seed(&m, "nfs2-readlink");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_READ, 1);
+	fh2m(&m, O_FILE);
+	put_u32(&m, 0); put_u32(&m, 8192); put_u32(&m, 0);
+	seed(&m, "nfs2-read");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_WRITE, 1);
+	fh2m(&m, O_FILE);
+	put_u32(&m, 0); put_u32(&m, 100); put_u32(&m, 0);
+	put_str(&m, "v2 data");
+	seed(&m, "nfs2-write");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_CREATE, 1);
+	fh2m(&m, O_ROOT);
+	put_str(&m, "new2");
+	put_sattr2(&m, 0644, ~0u);
+	seed(&m, "nfs2-create");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_REMOVE, 1);
+	fh2m(&m, O_ROOT);
+	put_str(&m, "empty");
+	seed(&m, "nfs2-remove");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_RENAME, 1);
+	fh2m(&m, O_ROOT);
+	put_str(&m, "file");
+	fh2m(&m, O_DIR);
+	put_str(&m, "renamed");
+	seed(&m, "nfs2-rename");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_LINK, 1);
+	fh2m(&m, O_FILE);
+	fh2m(&m, O_ROOT);
+	put_str(&m, "link2");
+	seed(&m, "nfs2-link");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_SYMLINK, 1);
+	fh2m(&m, O_ROOT);
+	put_str(&m, "sym2");
+	put_str(&m, "/etc/passwd");
+	put_sattr2(&m, ~0u, ~0u);
+	seed(&m, "nfs2-symlink");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_MKDIR, 1);
+	fh2m(&m, O_DIR);
+	put_str(&m, "dir2");
+	put_sattr2(&m, 0755, ~0u);
+	seed(&m, "nfs2-mkdir");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_RMDIR, 1);
+	fh2m(&m, O_DIR);
+	put_str(&m, "sub");
+	seed(&m, "nfs2-rmdir");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_READDIR, 1);
+	fh2m(&m, O_ROOT);
+	put_fixed(&m, cookie2, 4);
+	put_u32(&m, 2048);
+	seed(&m, "nfs2-readdir");
+	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_STATFS, 1);
+	fh2m(&m, O_RO_ROOT);
+	seed(&m, "nfs2-statfs");
+
+	/* ---- what a hostile or broken client sends ---- */
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_GETATTR, 1);
+	fh3x(&m, O_FILE, 0, 9, 0x40);
+	seed(&m, "bad-fh-flipped");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_GETATTR, 1);
+	fh3x(&m, O_FILE, 12, 0, 0);
+	seed(&m, "bad-fh-short");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
+	fh3m(&m, O_DIR);
+	put_str(&m, "../../outside");
+	seed(&m, "bad-lookup-slash");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_GETATTR, 0);
+	fh3m(&m, O_ROOT);
+	seed(&m, "bad-auth-none");
+	/* AUTH_SYS claiming 17 groups (the limit is 16), in place of AUTH_NONE */
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_GETATTR, 0);
+	xdr_setpos(&m.x, 24);	/* after XID, CALL, RPC version, program, version, procedure */
+	put_u32(&m, AUTH_SYS);
+	put_u32(&m, 4 + 8 + 4 + 4 + 4 + 17 * 4);	/* the body's length */
+	put_u32(&m, 0);				/* stamp */
+	put_str(&m, "fuzz");			/* machine name */
+	put_u32(&m, 0);				/* uid */
+	put_u32(&m, 0);				/* gid */
+	put_u32(&m, 17);
+	for (uint32_t i = 0; i < 17; i++)
+		put_u32(&m, i);
+	put_u32(&m, AUTH_NONE);			/* verifier */
+	put_u32(&m, 0);
+	fh3m(&m, O_ROOT);
+	seed(&m, "bad-auth-17-groups");
+	/* RPC version 3 */
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_NULL, 0);
+	{
+		u_int end = xdr_getpos(&m.x);
+
+		xdr_setpos(&m.x, 8);
+		put_u32(&m, 3);
+		xdr_setpos(&m.x, end);
+	}
+	seed(&m, "bad-rpc-version");
+	begin(&m, NFS_PROGRAM, 4, 0, 0);
+	seed(&m, "bad-prog-mismatch");
+	begin(&m, 100000, 2, 0, 0);
+	seed(&m, "bad-prog-unavail");
+	begin(&m, NFS_PROGRAM, NFS_V3, 22, 1);
+	seed(&m, "bad-proc-unavail");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READ, 1);
+	fh3m(&m, O_FILE);
+	seed(&m, "bad-garbage-args");
+	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_WRITE, 1);
+	fh3m(&m, O_FILE);
+	put_u64(&m, 0);
+	put_u32(&m, 5);
+	put_u32(&m, UNSTABLE);
+	put_u32(&m, 0x7fffffff);	/* a data length far beyond what follows */
+	seed(&m, "bad-write-length");
+}
+
+/* ---- libFuzzer entry points ---- */
+
+static void
+init_server(void)
+{
+	char path[PATH_MAX + 16];
+	struct export_table *t;
+	FILE *f;
+
+	log_init("fuzz_rpc", 1, getenv("FUZZ_DEBUG") != NULL);
+	umask(0);
+	make_tree();
+	atexit(remove_tree);
+	fh_set_key(fuzz_key);
+	snprintf(path, sizeof(path), "%s/exports", scratch);
+	f = fopen(path, "w");
+	if (f == NULL)
+		die("%s: %s", path, strerror(errno));
+	fprintf(f, "%s 127.0.0.1(rw,no_root_squash,insecure,fsid=%d) ::1(rw,secure,fsid=%d)\n",
+	    abs_path[P_EXPORT], FSID_RW, FSID_RW);
+	fprintf(f, "%s 127.0.0.0/8(ro,all_squash,anonuid=1000,anongid=1000,fsid=%d) "
+	    "::/0(ro,insecure,fsid=%d)\n", abs_path[P_RO], FSID_RO, FSID_RO);
+	fclose(f);
+	t = exports_load(path, NULL, NULL);
+	if (t == NULL)
+		die("the exports file does not load");
+	exports_install(t);
+	fs_write_verifier_init();
+	icache_init(256);
+	snprintf(path, sizeof(path), "%s/state", scratch);
+	mountd_init(path);
+	dispatch_register(&nfs_program);
+	dispatch_register(&mount_program);
+	worker = worker_new();
+	msgbuf = malloc(MAX_MSG);
+	if (msgbuf == NULL)
+		die("out of memory");
+	refresh_handles();
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	errfd = dup(2);
+	if (errfd < 0)
+		errfd = 2;
+	init_server();
+	seed_dir = getenv("FUZZ_WRITE_SEEDS");
+	if (seed_dir) {
+		write_seeds();
+		printf("%u seeds written to %s\n", nseeds, seed_dir);
+		exit(0);
+	}
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static unsigned long n;
+
+	run_input(data, size, 0);
+	restore_tree();
+	/* The daemon's main loop does this once a second. */
+	if (++n % 256 == 0)
+		fs_tick();
+	return 0;
+}

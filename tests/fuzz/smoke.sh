@@ -1,0 +1,60 @@
+#!/bin/sh
+# smoke.sh CORPUS_DIR OUT_DIR TARGET...  (what `make fuzz-smoke` runs)
+#
+# Runs each libFuzzer target for FUZZ_TIME seconds (default 30) on its
+# checked-in seed corpus (CORPUS_DIR/NAME, read only) plus a work corpus
+# (OUT_DIR/work/NAME, where new inputs go). A crash, leak, timeout (25 s per
+# input) or more than 2 GiB of memory fails the target; the input that did
+# it is saved as OUT_DIR/artifacts/NAME-crash-... (or leak-, timeout-, oom-)
+# and the end of its log is printed. Prints "PASS: NAME ..." or
+# "FAIL: NAME ..." per target, then a summary; exits 1 if any failed.
+set -u
+[ $# -ge 3 ] || { echo "usage: $0 CORPUS_DIR OUT_DIR TARGET..." >&2; exit 2; }
+corpus=$1
+out=$2
+shift 2
+time=${FUZZ_TIME:-30}
+# Stack traces for UBSan reports too.
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+export UBSAN_OPTIONS
+pass=0
+fail=0
+
+for t in "$@"; do
+	name=$(basename "$t")
+	log=$out/work/$name.log
+	mkdir -p "$out/work/$name" "$out/artifacts"
+	rm -f "$out/artifacts/$name"-*	# what an earlier run found
+	# The RPC target brings its own transport; the daemon's must not be linked in.
+	if [ "$name" = fuzz_rpc ] && nm "$t" | grep -Eq ' T (transport_listen|transport_poll)$'; then
+		echo "FAIL: $name: src/transport.o is linked into $t"
+		fail=$((fail + 1))
+		continue
+	fi
+	# fuzz_rpc runs the daemon's code, which logs to stderr: keep that quiet.
+	quiet=
+	[ "$name" != fuzz_rpc ] || quiet=-close_fd_mask=2
+	start=$(date +%s)
+	"$t" -max_total_time="$time" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+		$quiet -artifact_prefix="$out/artifacts/$name-" \
+		"$out/work/$name" "$corpus/$name" >"$log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+	if [ "$rc" -eq 0 ]; then
+		echo "PASS: $name: ${runs:-?} runs in $secs s, ${cov:-cov: ?}"
+		pass=$((pass + 1))
+	else
+		echo "FAIL: $name: exit status $rc after ${runs:-?} runs ($log)"
+		# From the report on (the progress lines before it say little).
+		first=$(grep -n -m 1 -E 'ERROR: |runtime error|^fuzz_[a-z]*: ' "$log" | cut -d: -f1)
+		tail -n +"${first:-1}" "$log" | grep -v 'in fuzzer::' | tail -n 60 | sed 's/^/    /'
+		for a in "$out/artifacts/$name"-*; do
+			[ -e "$a" ] && echo "    reproducer: $a (run: $t $a)"
+		done
+		fail=$((fail + 1))
+	fi
+done
+echo "fuzz-smoke: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
