@@ -385,6 +385,11 @@ apply_mountpoint(struct parser *p, const char *v, struct export_opts *o, int *sa
 
 	if (v && check_path(p, "mountpoint path", v) < 0)
 		return -1;
+	/* A client's option list cannot hold one, so the table could not be printed. */
+	if (v && strpbrk(v, "()")) {
+		perr(p, "mountpoint path '%s' has a parenthesis", v);
+		return -1;
+	}
 	mp = v ? strip_slashes(v) : NULL;
 	*same = (mp == NULL && o->mountpoint == NULL) ||
 	    (mp && o->mountpoint && strcmp(mp, o->mountpoint) == 0);

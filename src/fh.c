@@ -155,7 +155,8 @@ decode_v1(const uint8_t *in, size_t len, struct fh *out)
 	kfh_len = in[3];
 	if (kfh_len > FH_KFH_MAX || len != FH_HDR_LEN + kfh_len + FH_MAC_LEN)
 		return FH_BADLEN;
-	if (((in[1] & FH_F_KERNEL) != 0) != (kfh_len != 0) || (in[1] & ~FH_F_KERNEL))
+	if (((in[1] & FH_F_KERNEL) != 0) != (kfh_len != 0) || (in[1] & ~FH_F_KERNEL) ||
+	    (kfh_len == 0 && in[2] != 0))
 		return FH_BADLEN;
 	mac = get_be64(in + FH_HDR_LEN + kfh_len);
 	want = siphash24(fh_key, in, FH_HDR_LEN + kfh_len);

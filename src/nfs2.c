@@ -336,7 +336,7 @@ write_all(struct fs_ctx *ctx, uint64_t off, const char *data, size_t len)
 	do {
 		enum fs_stable committed;
 		size_t n = 0;
-		int err = fs_write(ctx, off + done, data + done, len - done, FS_FILE_SYNC, &n,
+		int err = fs_write(ctx, off + done, data ? data + done : data, len - done, FS_FILE_SYNC, &n,
 		    &committed);
 
 		if (err)
