@@ -22,7 +22,7 @@ cleanup_mounts() {
 	local m
 	for m in "${MOUNTED[@]}"; do umount "$m" 2>/dev/null; done
 }
-trap 'cleanup_mounts' EXIT
+at_exit cleanup_mounts
 mount_tmpfs() {
 	mount -t tmpfs tmpfs "$1" || skip "cannot mount tmpfs (no CAP_SYS_ADMIN here)"
 	MOUNTED+=("$1")

@@ -12,6 +12,7 @@
 #   run_check DESC CMD...    check passes iff CMD exits 0 (its output: $OUT)
 #   run_expect DESC ERE CMD...   check passes iff CMD's output matches ERE
 #   finish                   print "NAME: N passed, M failed" and exit 0/1
+#   at_exit CMD              run CMD at exit (never set an EXIT trap yourself)
 #   start_rpcbind            use the running rpcbind, or start one (stopped at exit)
 #   start_daemon EXPORTS_CONTENT [EXTRA ARGS...]   start usernfsd in the foreground
 #   stop_daemon              SIGTERM, bounded wait, the exit status must be 0
@@ -204,8 +205,17 @@ _pid_running() {
 	[ -n "$st" ] && [ "$st" != Z ]
 }
 
+# at_exit CMD: run CMD (eval'd) when the test exits, after the daemon is
+# stopped (it may hold files open under a mount that CMD removes).  Tests
+# must not set an EXIT trap of their own: it would replace this one and
+# leave the daemon and rpcbind running.
+AT_EXIT_CMDS=()
+at_exit() {
+	AT_EXIT_CMDS+=("$1")
+}
+
 _cleanup() {
-	local rc=$? p
+	local rc=$? p c
 	trap - EXIT
 	if [ -n "$DAEMON_PID" ]; then
 		p=$(_daemon_real_pid)
@@ -214,6 +224,7 @@ _cleanup() {
 		wait "$DAEMON_PID" 2>/dev/null
 	fi
 	for p in $EXTRA_PIDS; do _stop_pid "$p"; done
+	for c in "${AT_EXIT_CMDS[@]}"; do eval "$c"; done
 	if [ -n "$RPCBIND_PID" ]; then
 		_stop_pid "$RPCBIND_PID"
 		wait "$RPCBIND_PID" 2>/dev/null
@@ -285,13 +296,27 @@ start_rpcbind() {
 	mkdir -p /run/rpcbind 2>/dev/null
 	rpcbind -f </dev/null >"$WORKDIR/rpcbind.log" 2>&1 9>&- &
 	RPCBIND_PID=$!
+	# rpcbind answers on 127.0.0.1 before it listens on ::1 and on its
+	# unix socket, which is what libtirpc's rpcb_set() tries first: wait
+	# for all three, or the daemon's registration races rpcbind's start.
 	for i in $(seq 50); do
-		rpcinfo -p 127.0.0.1 >/dev/null 2>&1 && return 0
+		rpcinfo -p 127.0.0.1 >/dev/null 2>&1 && _rpcbind_socket_listening &&
+			{ ! _have_ipv6_loopback || rpcinfo -p ::1 >/dev/null 2>&1; } && return 0
 		_pid_running "$RPCBIND_PID" || break
 		sleep 0.1
 	done
 	cat "$WORKDIR/rpcbind.log" >&2
 	skip "could not start rpcbind"
+}
+
+# /proc/net/unix: Flags 00010000 is __SO_ACCEPTCON, a listening socket.
+_rpcbind_socket_listening() {
+	awk '$4 == "00010000" && ($8 == "/run/rpcbind.sock" || $8 == "/var/run/rpcbind.sock") { found = 1 }
+	     END { exit !found }' /proc/net/unix
+}
+
+_have_ipv6_loopback() {
+	grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 2>/dev/null
 }
 
 # rpcinfo -p lines for PROG (4th column port), e.g. "100003 3 tcp 32049 nfs"
@@ -351,7 +376,7 @@ _launch_daemon() {
 	fi
 	case " ${DAEMON_EXTRA[*]} " in
 	*" --no-rpcbind "*) ;;
-	*) clear_stale_registrations ;;
+	*) start_rpcbind; clear_stale_registrations ;;
 	esac
 	_daemon_cmd
 	DAEMON_N=$((DAEMON_N + 1))
