@@ -233,6 +233,27 @@ reply_rpc_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid)
 
 /* ---- calls ---- */
 
+/*
+ * libtirpc's xdr_callmsg() refuses a call whose RPC version is not 2, so
+ * such calls never reach the version check below.  Look at the first
+ * three words ourselves: xid, CALL, rpcvers.  A call of another RPC
+ * version is answered RPC_MISMATCH (RFC 5531 section 9) instead of
+ * silently dropped, so its sender learns why.
+ */
+static int
+call_with_other_rpcvers(const struct rpc_req *req, uint32_t *xid)
+{
+	const unsigned char *p = req->buf;
+	uint32_t direction, rpcvers;
+
+	if (req->len < 12)
+		return 0;
+	*xid = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	direction = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 | (uint32_t)p[6] << 8 | p[7];
+	rpcvers = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
+	return direction == CALL && rpcvers != RPC_MSG_VERSION;
+}
+
 /* Decodes the AUTH_SYS body into cred without allocating. */
 static int
 decode_auth_sys(const struct opaque_auth *oa, struct rpc_cred *cred)
@@ -368,6 +389,10 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	msg.rm_call.cb_verf.oa_base = verfbuf;
 	xdrmem_create(&x, (char *)req->buf, (u_int)req->len, XDR_DECODE);
 	if (!xdr_callmsg(&x, &msg) || msg.rm_direction != CALL) {
+		if (call_with_other_rpcvers(req, &call.xid)) {
+			reply_rpc_mismatch(w, req, call.xid);
+			goto out;
+		}
 		/* No trustworthy XID to answer: drop, as RFC 5531 allows. */
 		log_debug("dropping undecodable call header (%zu bytes)", req->len);
 		goto out;
