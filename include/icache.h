@@ -55,6 +55,8 @@ void icache_put(struct inode_ent *e);
 void icache_ref(struct inode_ent *e);
 /* openat2 confined beneath dirfd: no symlinks, no mount crossing, no escape. */
 int openat_beneath(int dirfd, const char *path, int flags);
+/* The same by a walk of openat(O_NOFOLLOW) calls, where openat2 is missing. */
+int openat_beneath_walk(int dirfd, const char *path, int flags);
 /* Forget an object the server knows is gone. */
 void icache_forget(struct inode_ent *e);
 /*

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <signal.h>
@@ -387,16 +388,76 @@ open_by_kernel_handle(const struct export *exp, const struct fh *fh, struct cred
 	return fd;
 }
 
+/*
+ * openat2() arrived in Linux 5.6, and some sandboxes (seccomp filters,
+ * valgrind before 3.20) answer ENOSYS.  Then walk the path one component
+ * at a time with O_NOFOLLOW, refusing "..", symlinks and mount crossings,
+ * which is what the RESOLVE_ flags would have enforced.
+ */
+int
+openat_beneath_walk(int dirfd, const char *path, int flags)
+{
+	char comp[NAME_MAX + 1];
+	struct stat top, st;
+	int cur = dirfd;
+
+	if (fstat(dirfd, &top) < 0)
+		return -1;
+	for (;;) {
+		const char *end;
+		size_t len;
+		int next, last;
+
+		while (*path == '/')
+			path++;
+		end = strchr(path, '/');
+		len = end ? (size_t)(end - path) : strlen(path);
+		last = end == NULL || end[strspn(end, "/")] == '\0';
+		if (len == 0 || len > NAME_MAX || (len == 2 && path[0] == '.' && path[1] == '.')) {
+			if (cur != dirfd)
+				close(cur);
+			errno = len > NAME_MAX ? ENAMETOOLONG : (len == 0 ? ENOENT : EXDEV);
+			return -1;
+		}
+		memcpy(comp, path, len);
+		comp[len] = '\0';
+		next = openat(cur, comp, (last ? flags : O_PATH | O_DIRECTORY) |
+		    O_CLOEXEC | O_NOFOLLOW);
+		if (cur != dirfd)
+			close(cur);
+		if (next < 0)
+			return -1;
+		if (fstat(next, &st) < 0 || st.st_dev != top.st_dev) {
+			close(next);
+			errno = EXDEV;
+			return -1;
+		}
+		if (last)
+			return next;
+		cur = next;
+		path += len;
+	}
+}
+
 int
 openat_beneath(int dirfd, const char *path, int flags)
 {
+	static int no_openat2;
 	struct open_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
 		    RESOLVE_NO_XDEV,
 	};
+	int fd;
 
-	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (!__atomic_load_n(&no_openat2, __ATOMIC_RELAXED)) {
+		fd = (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+		if (fd >= 0 || errno != ENOSYS)
+			return fd;
+		__atomic_store_n(&no_openat2, 1, __ATOMIC_RELAXED);
+		log_info("openat2 is not available; resolving paths one component at a time");
+	}
+	return openat_beneath_walk(dirfd, path, flags);
 }
 
 /* Does the object 'name' under dirfd carry exactly this handle? */
