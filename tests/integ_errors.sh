@@ -2,8 +2,9 @@
 # integ_errors.sh - error answers of usernfsd, over UDP and TCP (and their
 # IPv6 twins when lo has IPv6), checked with rpcprobe: bad handles (length
 # 0/7/65, wrong version, every single flipped byte), undecodable arguments,
-# AUTH_NONE, unknown procedures and versions, refused MNTs (client not
-# allowed, path not exported, secure export from an unprivileged port),
+# AUTH_NONE, unknown procedures and versions, RPC version 3 (RPC_MISMATCH),
+# refused MNTs (client not allowed, path not exported, secure export from an
+# unprivileged port),
 # writes on an ro export, and junk datagrams/streams.  Throughout, the
 # daemon must stay up.
 . "$(dirname "$0")/lib.sh"
@@ -112,6 +113,10 @@ for proto in $PROTOS; do
 		nfs_probe $proto expect-proc-unavail $NFS_PROG 3 22
 	run_check "MOUNT proc 99 is PROC_UNAVAIL over $proto" \
 		mnt_probe $proto expect-proc-unavail $MOUNT_PROG 3 99
+	run_expect "RPC version 3 is RPC_MISMATCH 2..2 over $proto" '^rpc=RPC_MISMATCH low=2 high=2$' \
+		nfs_probe $proto expect-rpc-mismatch $NFS_PROG 3
+	run_expect "RPC version 3 to MOUNT is RPC_MISMATCH over $proto" '^rpc=RPC_MISMATCH low=2 high=2$' \
+		mnt_probe $proto expect-rpc-mismatch $MOUNT_PROG 3
 	for spec in "$NFS_PROG 4 nfs_probe" "$NFS_PROG 1 nfs_probe" "$MOUNT_PROG 4 mnt_probe"; do
 		set -- $spec
 		if run_check "program $1 version $2 is PROG_MISMATCH over $proto" $3 $proto expect-prog-mismatch $1 $2; then
@@ -196,9 +201,6 @@ for i in $(seq 5); do
 done
 # a TCP record marker announcing ~2 GiB, then hang up
 timeout 3 bash -c 'printf "\xff\xff\xff\xf0\x00\x00\x00\x01" >/dev/tcp/127.0.0.1/'"$NFS_PORT" 2>/dev/null
-# a UDP call with RPC version 3 (must be RPC_MISMATCH, or dropped)
-printf '\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x03\x00\x01\x86\xa3\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' \
-	>/dev/udp/127.0.0.1/"$NFS_PORT" 2>/dev/null
 sleep 0.5
 check_daemon_alive "junk datagrams and streams"
 

@@ -141,6 +141,43 @@ static void die_usage(const char *fmt, ...)
 	exit(2);
 }
 
+/*
+ * The socket every call goes out on.  As root (and without -P) it must
+ * come from a reserved port, because the tests of "secure" exports depend
+ * on it: libtirpc's own bindresvport() failure is silent and would leave
+ * an ephemeral port, turning a harness problem into a wrong test result.
+ * TCP sockets close with RST (SO_LINGER 0): a test run opens thousands of
+ * connections, and TIME_WAIT on the 600-odd reserved ports would exhaust
+ * them.
+ */
+static int probe_socket(int family, int socktype)
+{
+	struct sockaddr_storage any;
+	int fd = socket(family, socktype, 0);
+
+	if (fd < 0) {
+		printf("rpc=CREATE_FAILED socket: %s\n", strerror(errno));
+		exit(1);
+	}
+	memset(&any, 0, sizeof(any));
+	any.ss_family = (sa_family_t)family;
+	if (opt.unpriv) {
+		if (bind(fd, (struct sockaddr *)&any, family == AF_INET6 ?
+		    sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in)) < 0) {
+			printf("rpc=CREATE_FAILED bind: %s\n", strerror(errno));
+			exit(1);
+		}
+	} else if (geteuid() == 0 && bindresvport_sa(fd, NULL) < 0) {
+		printf("rpc=CREATE_FAILED no reserved port free: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (socktype == SOCK_STREAM) {
+		struct linger lg = { 1, 0 };
+		(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	}
+	return fd;
+}
+
 /* Create a client for PROG/VERS to opt.host:opt.port.  Exits on failure. */
 static CLIENT *make_client(unsigned long prog, unsigned long vers, int auth_none)
 {
@@ -149,7 +186,7 @@ static CLIENT *make_client(unsigned long prog, unsigned long vers, int auth_none
 	struct netbuf nb;
 	struct sockaddr_storage ss;
 	CLIENT *clnt;
-	int fd = RPC_ANYFD;
+	int fd;
 	int v6 = strchr(opt.proto, '6') != NULL;
 	int rc;
 
@@ -175,19 +212,7 @@ static CLIENT *make_client(unsigned long prog, unsigned long vers, int auth_none
 	nb.buf = &ss;
 	nb.len = nb.maxlen = res->ai_addrlen;
 
-	if (opt.unpriv) {
-		/* bind an ephemeral (>= 1024) port ourselves; clnt_tli_create
-		 * would otherwise try bindresvport() */
-		struct sockaddr_storage any;
-		memset(&any, 0, sizeof(any));
-		any.ss_family = res->ai_family;
-		fd = socket(res->ai_family, hints.ai_socktype, 0);
-		if (fd < 0 || bind(fd, (struct sockaddr *)&any, res->ai_addrlen) < 0) {
-			printf("rpc=CREATE_FAILED socket/bind: %s\n", strerror(errno));
-			exit(1);
-		}
-	}
-
+	fd = probe_socket(res->ai_family, hints.ai_socktype);
 	/* UDP: buffers big enough for a 64 KiB datagram; TCP: 1 MiB records
 	 * are streamed through a 256 KiB buffer (libtirpc's cap). */
 	clnt = clnt_tli_create(fd, nconf, &nb, prog, vers,
@@ -199,8 +224,7 @@ static CLIENT *make_client(unsigned long prog, unsigned long vers, int auth_none
 		       clnt_spcreateerror("clnt_tli_create"));
 		exit(1);
 	}
-	if (fd != RPC_ANYFD)
-		clnt_control(clnt, CLSET_FD_CLOSE, NULL);
+	clnt_control(clnt, CLSET_FD_CLOSE, NULL);
 	freenetconfigent(nconf);
 
 	if (is_udp()) {
@@ -1870,6 +1894,100 @@ static int cmd_raw(char **av)
 	return 0;
 }
 
+/*
+ * expect-rpc-mismatch PROG VERS: a NULL call whose RPC version is 3.
+ * libtirpc cannot send one, so the call is built and sent on a plain
+ * socket (with a record mark over TCP).  Exit 0 iff the reply is
+ * MSG_DENIED/RPC_MISMATCH for our XID; prints low and high.
+ */
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static ssize_t raw_exchange(const unsigned char *call, size_t len,
+			    unsigned char *rep, size_t cap)
+{
+	struct addrinfo hints, *res = NULL;
+	struct timeval tv = { opt.timeout, 0 };
+	unsigned char msg[4 + 256];
+	ssize_t n;
+	int fd;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = strchr(opt.proto, '6') ? AF_INET6 : AF_INET;
+	hints.ai_socktype = is_udp() ? SOCK_DGRAM : SOCK_STREAM;
+	if (getaddrinfo(opt.host, NULL, &hints, &res) != 0 || res == NULL) {
+		printf("rpc=CREATE_FAILED cannot resolve %s\n", opt.host);
+		exit(1);
+	}
+	if (res->ai_family == AF_INET6)
+		((struct sockaddr_in6 *)res->ai_addr)->sin6_port = htons(opt.port);
+	else
+		((struct sockaddr_in *)res->ai_addr)->sin_port = htons(opt.port);
+	fd = probe_socket(res->ai_family, hints.ai_socktype);
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, res->ai_addr, res->ai_addrlen) < 0) {
+		printf("rpc=CANTSEND connect: %s\n", strerror(errno));
+		exit(1);
+	}
+	freeaddrinfo(res);
+	if (is_udp()) {
+		n = send(fd, call, len, 0) == (ssize_t)len ? recv(fd, rep, cap, 0) : -1;
+	} else {
+		size_t got = 0;
+		put32(msg, 0x80000000u | (uint32_t)len);
+		memcpy(msg + 4, call, len);
+		n = -1;
+		if (send(fd, msg, len + 4, 0) == (ssize_t)(len + 4)) {
+			/* the reply is small: one fragment */
+			while (got < cap && (got < 4 || got < 4 + (get32(rep) & 0x7fffffffu)) &&
+			       (n = recv(fd, rep + got, cap - got, 0)) > 0)
+				got += (size_t)n;
+			if (got >= 4) {
+				memmove(rep, rep + 4, got - 4);
+				n = (ssize_t)(got - 4);
+			}
+		}
+	}
+	close(fd);
+	return n;
+}
+
+static int cmd_expect_rpc_mismatch(char **av)
+{
+	unsigned char call[40], rep[256];
+	uint32_t xid = opt.xid ? opt.xid : (uint32_t)getpid() * 2654435761u;
+	ssize_t n;
+
+	memset(call, 0, sizeof(call));
+	put32(call, xid);
+	put32(call + 4, CALL);
+	put32(call + 8, 3);                     /* RPC version 3: does not exist */
+	put32(call + 12, (uint32_t)parse_ulong(av[0], "program"));
+	put32(call + 16, (uint32_t)parse_ulong(av[1], "version"));
+	/* proc 0; AUTH_NONE credential and verifier: all zero */
+	n = raw_exchange(call, sizeof(call), rep, sizeof(rep));
+	if (n < 24) {
+		printf("rpc=TIMEDOUT no reply (%zd bytes)\n", n);
+		return 1;
+	}
+	if (get32(rep) != xid || get32(rep + 4) != REPLY || get32(rep + 8) != MSG_DENIED ||
+	    get32(rep + 12) != RPC_MISMATCH) {
+		printf("rpc=OTHER xid=%08x dir=%u stat=%u why=%u\n", get32(rep),
+		       get32(rep + 4), get32(rep + 8), get32(rep + 12));
+		return 1;
+	}
+	printf("rpc=RPC_MISMATCH low=%u high=%u\n", get32(rep + 16), get32(rep + 20));
+	return 0;
+}
+
 static int run_command(char **av);
 
 /* dup COMMAND ARGS...: the first call COMMAND makes goes out twice with
@@ -1897,6 +2015,8 @@ static const struct command commands[] = {
 	  "NULL; exit 0 iff PROG_UNAVAIL" },
 	{ "expect-prog-mismatch", 2, 2, cmd_expect_prog_mismatch, "PROG VERS",
 	  "NULL; exit 0 iff PROG_MISMATCH (prints low/high)" },
+	{ "expect-rpc-mismatch", 2, 2, cmd_expect_rpc_mismatch, "PROG VERS",
+	  "NULL with RPC version 3; exit 0 iff RPC_MISMATCH (prints low/high)" },
 	{ "expect-proc-unavail", 3, 3, cmd_expect_proc_unavail, "PROG VERS PROC",
 	  "empty-bodied call; exit 0 iff PROC_UNAVAIL" },
 	{ "expect-garbage-args", 0, 1, cmd_expect_garbage_args, "[HEXFH]",
