@@ -8,7 +8,8 @@ build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto li
 # and showmount are the real clients the other tests use. The NFSv2-over-UDP
 # test rebuilds the kernel's NFS client from linux-source against the
 # headers of that kernel (tests/guest/build-nfs-udp).
-test="$build libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
+# clang (libFuzzer) and valgrind are for check.sh's fuzzing and memcheck runs.
+test="$build clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
 	linux-source-6.1 linux-headers-amd64"
 
 case "${1:-build}" in

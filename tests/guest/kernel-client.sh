@@ -31,6 +31,15 @@ start_daemon() {
 	fail "daemon did not start"
 }
 
+# A daemon built with --enable-sanitizers (CHECK_FULL's ASan tree) reports
+# into its log; any report fails the run even if the daemon went on.
+check_sanitizer_reports() {
+	if grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" >/dev/null 2>&1; then
+		grep -E -A 30 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" | head -n 60
+		fail "sanitizer report in the daemon log"
+	fi
+}
+
 stop_daemon() {
 	kill -TERM "$(cat "$work/pid")"
 	for _ in $(seq 100); do
@@ -161,4 +170,5 @@ rm -rf "$w" && [ ! -e "$exp/work" ] || fail "rm -rf"
 step "unmounting"
 umount "$mnt" || { ls -l /proc/[0-9]*/cwd /proc/[0-9]*/fd 2>/dev/null | grep -B3 "$mnt"; fail "umount"; }
 stop_daemon
+check_sanitizer_reports
 step "all checks passed"

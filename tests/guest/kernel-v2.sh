@@ -44,6 +44,15 @@ start_daemon() {
 	fail "daemon did not start"
 }
 
+# A daemon built with --enable-sanitizers (CHECK_FULL's ASan tree) reports
+# into its log; any report fails the run even if the daemon went on.
+check_sanitizer_reports() {
+	if grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" >/dev/null 2>&1; then
+		grep -E -A 30 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" | head -n 60
+		fail "sanitizer report in the daemon log"
+	fi
+}
+
 stop_daemon() {
 	kill -TERM "$(cat "$work/pid")"
 	for _ in $(seq 100); do
@@ -201,4 +210,5 @@ workout udp
 step "udp workout took $(($(date +%s) - t0)) s; $(rpc_stats)"
 unmount_all
 stop_daemon
+check_sanitizer_reports
 step "all checks passed (tcp and udp)"
