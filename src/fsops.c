@@ -287,13 +287,9 @@ fs_dirent_info(struct fs_ctx *dir, const char *name, struct stat *st, struct fh 
 		*fh = dir->ent->fh;
 		return fstat(dir->ent->fd, st) < 0 ? errno : 0;
 	}
-	if (fstatat(dir->ent->fd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno;
-	if (st->st_dev != dir->exp->dev)
-		return EXDEV;
 	if (strcmp(name, "..") == 0)
 		return EACCES;	/* let the client LOOKUP it: that path checks the boundary */
-	return fh_for_name(dir->exp, dir->ent->fd, name, st, fh);
+	return fh_stat_for_name(dir->exp, dir->ent->fd, name, st, fh);
 }
 
 int

@@ -365,6 +365,43 @@ fh_for_name(const struct export *exp, int dirfd, const char *name, const struct 
 	return 0;
 }
 
+static void
+stat_from_statx(const struct statx *stx, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = statx_dev(stx);
+	st->st_ino = stx->stx_ino;
+	st->st_mode = stx->stx_mode;
+	st->st_nlink = stx->stx_nlink;
+	st->st_uid = stx->stx_uid;
+	st->st_gid = stx->stx_gid;
+	st->st_rdev = makedev(stx->stx_rdev_major, stx->stx_rdev_minor);
+	st->st_size = (off_t)stx->stx_size;
+	st->st_blksize = stx->stx_blksize;
+	st->st_blocks = (blkcnt_t)stx->stx_blocks;
+	st->st_atim.tv_sec = stx->stx_atime.tv_sec;
+	st->st_atim.tv_nsec = stx->stx_atime.tv_nsec;
+	st->st_mtim.tv_sec = stx->stx_mtime.tv_sec;
+	st->st_mtim.tv_nsec = stx->stx_mtime.tv_nsec;
+	st->st_ctim.tv_sec = stx->stx_ctime.tv_sec;
+	st->st_ctim.tv_nsec = stx->stx_ctime.tv_nsec;
+}
+
+int
+fh_stat_for_name(const struct export *exp, int dirfd, const char *name, struct stat *st,
+    struct fh *out)
+{
+	struct statx stx;
+
+	if (statx_at(dirfd, name, &stx) < 0)
+		return errno;
+	stat_from_statx(&stx, st);
+	if (st->st_dev != exp->dev)
+		return EXDEV;
+	fh_from_statx(exp, dirfd, name, &stx, out);
+	return 0;
+}
+
 /* ---- resolving a handle on a miss ---- */
 
 static int
