@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -476,10 +477,12 @@ cursor_expire(void)
 static int
 cursor_open(struct fs_ctx *dir, uint64_t cookie, struct dircursor **out)
 {
-	struct dircursor *c = calloc(1, sizeof(*c));
+	/* Not calloc: zeroing the 32 KiB buffer cost more than reading it. */
+	struct dircursor *c = malloc(sizeof(*c));
 
 	if (c == NULL)
 		return ENOMEM;
+	memset(c, 0, offsetof(struct dircursor, buf));
 	c->fd = openat(dir->ent->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->fd < 0) {
 		int err = errno;

@@ -342,6 +342,37 @@ nfs3_setattr(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&ctx);
 }
 
+/*
+ * WRITE arguments with the data left in place in the request buffer,
+ * which outlives the call.  rpcgen's xdr_bytes would calloc a copy (for a
+ * 1 MiB WRITE: fresh zero pages from mmap, faulted in one by one) only
+ * for fs_write to copy it again.  Same bounds as the generated code.
+ */
+static bool_t
+xdr_WRITE3args_inplace(XDR *x, WRITE3args *a)
+{
+	u_int len;
+	char *data;
+
+	if (x->x_op == XDR_FREE) {
+		a->data.data_val = NULL;	/* the request's, not ours */
+		a->data.data_len = 0;
+		return xdr_WRITE3args(x, a);
+	}
+	if (x->x_op != XDR_DECODE)
+		return xdr_WRITE3args(x, a);
+	if (!xdr_nfs_fh3(x, &a->file) || !xdr_offset3(x, &a->offset) ||
+	    !xdr_count3(x, &a->count) || !xdr_stable_how(x, &a->stable) ||
+	    !xdr_u_int(x, &len) || len > NFS3_MAXDATA)
+		return FALSE;
+	data = (char *)xdr_inline(x, (int)((len + 3) & ~3u));
+	if (data == NULL)
+		return FALSE;		/* shorter than it says */
+	a->data.data_val = data;
+	a->data.data_len = len;
+	return TRUE;
+}
+
 static void
 nfs3_write(struct rpc_call *call, void *argp, void *resp)
 {
@@ -862,7 +893,8 @@ static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_ACCESS] = PROC("ACCESS", ACCESS3args, ACCESS3res, nfs3_access),
 	[NFSPROC3_READLINK] = PROC("READLINK", READLINK3args, READLINK3res, nfs3_readlink),
 	[NFSPROC3_READ] = PROC("READ", READ3args, READ3res, nfs3_read),
-	[NFSPROC3_WRITE] = PROC_ONCE("WRITE", WRITE3args, WRITE3res, nfs3_write),
+	[NFSPROC3_WRITE] = { "WRITE", XDRPROC(xdr_WRITE3args_inplace), sizeof(WRITE3args),
+	    XDRPROC(xdr_WRITE3res), sizeof(WRITE3res), nfs3_write, PROC_AUTH_SYS | PROC_DRC },
 	[NFSPROC3_CREATE] = PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
 	[NFSPROC3_MKDIR] = PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
 	[NFSPROC3_SYMLINK] = PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),

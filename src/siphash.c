@@ -3,13 +3,13 @@
 
 #include "siphash.h"
 
-static uint64_t
+static inline uint64_t
 rotl(uint64_t x, int b)
 {
 	return (x << b) | (x >> (64 - b));
 }
 
-static uint64_t
+static inline uint64_t
 load_le64(const uint8_t *p)
 {
 	uint64_t v = 0;
@@ -23,7 +23,8 @@ struct sipstate {
 	uint64_t v0, v1, v2, v3;
 };
 
-static void
+/* Inlined: every handle issued or checked costs 6 to 8 rounds. */
+static inline __attribute__((always_inline)) void
 sipround(struct sipstate *s)
 {
 	s->v0 += s->v1; s->v1 = rotl(s->v1, 13); s->v1 ^= s->v0; s->v0 = rotl(s->v0, 32);
@@ -32,7 +33,7 @@ sipround(struct sipstate *s)
 	s->v2 += s->v1; s->v1 = rotl(s->v1, 17); s->v1 ^= s->v2; s->v2 = rotl(s->v2, 32);
 }
 
-static void
+static inline __attribute__((always_inline)) void
 compress(struct sipstate *s, uint64_t m)
 {
 	s->v3 ^= m;
