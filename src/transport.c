@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,11 +68,22 @@ struct conn {
 	struct recmark rm;
 	time_t last_active;
 	struct conn *prev, *next;
+	int overloaded;		/* the work queue refused a request (for the log) */
 	/* shared, under lock */
 	pthread_mutex_t lock;
 	int refs;
 	int closed;
 	unsigned inflight;
+	/*
+	 * Records read beyond the limits (CONN_MAX_INFLIGHT requests in flight,
+	 * CONN_MAX_OUTBYTES unsent). A read() of 64 KiB carries hundreds of
+	 * small calls (a 1 MiB READ call is ~150 bytes); queueing them all let
+	 * one client that never reads its replies pile up hundreds of MiB of
+	 * them. They wait here, not on the work queue, and start while the
+	 * connection is within both limits (held_take, as requests finish and
+	 * as output drains); no more is read while any are held.
+	 */
+	struct rpc_req *held_head, *held_tail;
 	size_t out_bytes;
 	struct outchunk *out_head, *out_tail;
 	uint32_t events;	/* what epoll is watching now */
@@ -83,6 +95,7 @@ static unsigned nlisteners;
 static struct bound_socket bound[MAX_LISTENERS];
 static struct conn *conns;	/* most recently active first */
 static unsigned nconns;
+static unsigned max_conns = MAX_CONNS;	/* lowered to fit RLIMIT_NOFILE (transport_listen) */
 /* Closed this round; freed after the event batch that may still name them. */
 static struct conn *zombies;
 static uint8_t iobuf[65536];
@@ -105,7 +118,8 @@ conn_unref(struct conn *c)
 		free(o);
 	}
 	recmark_free(&c->rm);
-	close(c->fd);
+	if (c->fd >= 0)
+		close(c->fd);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -119,7 +133,8 @@ conn_update_events(struct conn *c)
 
 	if (c->closed)
 		return;
-	if (c->inflight < CONN_MAX_INFLIGHT && c->out_bytes < CONN_MAX_OUTBYTES)
+	if (c->inflight < CONN_MAX_INFLIGHT && c->out_bytes < CONN_MAX_OUTBYTES &&
+	    c->held_head == NULL)
 		want |= EPOLLIN;
 	if (c->out_bytes > 0)
 		want |= EPOLLOUT;
@@ -165,15 +180,106 @@ conn_touch(struct conn *c)
 	}
 }
 
+/*
+ * With c->lock held: takes the held requests that may start now (the
+ * connection within its limits) and counts them in flight. The caller
+ * pushes them onto the work queue, after unlocking, with held_start.
+ */
+static struct rpc_req *
+held_take(struct conn *c)
+{
+	struct rpc_req *list = NULL, **tail = &list;
+
+	while (!c->closed && c->held_head && c->inflight < CONN_MAX_INFLIGHT &&
+	    c->out_bytes < CONN_MAX_OUTBYTES) {
+		struct rpc_req *r = c->held_head;
+
+		c->held_head = r->next;
+		if (c->held_head == NULL)
+			c->held_tail = NULL;
+		r->next = NULL;
+		*tail = r;
+		tail = &r->next;
+		c->inflight++;
+	}
+	return list;
+}
+
+/* Frees requests of c that were read but never started; c stays referenced by the caller. */
+static void
+held_drop(struct conn *c, struct rpc_req *r)
+{
+	while (r) {
+		struct rpc_req *next = r->next;
+
+		free(r->buf);
+		free(r);
+		conn_unref(c);
+		r = next;
+	}
+}
+
+/* Queues what held_take returned; the caller holds a reference to c. */
+static void
+held_start(struct conn *c, struct rpc_req *list)
+{
+	while (list) {
+		struct rpc_req *r = list;
+		unsigned n = 0;
+
+		list = r->next;
+		r->next = NULL;
+		if (workq_push(r) == 0)
+			continue;
+		/*
+		 * Queue full: as in tcp_record, the connection cannot be
+		 * served in order. Shutting it down makes the loop see
+		 * EPOLLHUP and close it (the caller's reference keeps the
+		 * descriptor ours until then).
+		 */
+		r->next = list;
+		for (list = r; list; list = list->next)
+			n++;
+		pthread_mutex_lock(&c->lock);
+		c->inflight -= n;
+		shutdown(c->fd, SHUT_RDWR);
+		pthread_mutex_unlock(&c->lock);
+		held_drop(c, r);
+		return;
+	}
+}
+
 /* Main thread: stop serving c; in-flight requests finish and drop their replies. */
 static void
 conn_close(struct conn *c)
 {
+	struct rpc_req *held;
+	int idle;
+
 	pthread_mutex_lock(&c->lock);
 	c->closed = 1;
 	epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	shutdown(c->fd, SHUT_RDWR);
+	held = c->held_head;
+	c->held_head = c->held_tail = NULL;
 	pthread_mutex_unlock(&c->lock);
+	held_drop(c, held);
+	/*
+	 * With no request in flight only the loop's reference is left and no
+	 * worker can take another, so the descriptor may go now rather than
+	 * after the event batch: a flood of new connections, each evicting the
+	 * oldest, otherwise held one descriptor per eviction of the batch
+	 * (up to 1300 open with 10,000 connections), and running out of
+	 * descriptors in tcp_accept closed every connection in turn, as
+	 * none of the closes gave one back.
+	 */
+	pthread_mutex_lock(&c->lock);
+	idle = c->refs == 1;
+	pthread_mutex_unlock(&c->lock);
+	if (idle) {
+		close(c->fd);
+		c->fd = -1;
+	}
 	conn_list_remove(c);
 	c->next = zombies;
 	zombies = c;
@@ -304,7 +410,22 @@ int
 transport_listen(const struct listen_spec *spec, char *err, size_t errlen)
 {
 	int families[2], nfam = 0;
+	struct rlimit rl;
 
+	/*
+	 * Connections get at most half the descriptors (as the daemon raised
+	 * the limit): the rest are for files (the inode cache sizes itself to
+	 * the other half of small limits), rmtab and directory streams.
+	 * Otherwise, under a limit of a few thousand or less, idle connections
+	 * took every descriptor and MNT failed writing rmtab (EMFILE, answered
+	 * SERVERFAULT).
+	 */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 2 < MAX_CONNS + 64) {
+		max_conns = rl.rlim_cur / 2 >= 64 + 16 ? (unsigned)(rl.rlim_cur / 2 - 64) : 16;
+		log_info("descriptor limit %lu: at most %u TCP connections",
+		    (unsigned long)rl.rlim_cur, max_conns);
+	}
 	if (epfd < 0 && (epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "epoll_create1: %s", strerror(errno));
 		return -1;
@@ -372,10 +493,14 @@ req_free(struct rpc_req *req)
 	struct conn *c = req->conn;
 
 	if (c) {
+		struct rpc_req *start;
+
 		pthread_mutex_lock(&c->lock);
 		c->inflight--;
+		start = held_take(c);	/* a slot is free: held requests go to work */
 		conn_update_events(c);
 		pthread_mutex_unlock(&c->lock);
+		held_start(c, start);
 		conn_unref(c);
 	}
 	free(req->buf);
@@ -531,7 +656,7 @@ tcp_accept(struct listener *l)
 			}
 			return;
 		}
-		if (nconns >= MAX_CONNS) {
+		if (nconns >= max_conns) {
 			struct conn *old = conns;
 			while (old && old->next)
 				old = old->next;
@@ -584,10 +709,22 @@ tcp_record(void *arg, uint8_t *rec, size_t len)
 	r->peerlen = c->peerlen;
 	pthread_mutex_lock(&c->lock);
 	c->refs++;
+	if (c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES || c->held_head) {
+		/* Over the limit: held until a request finishes (see struct conn). */
+		if (c->held_tail)
+			c->held_tail->next = r;
+		else
+			c->held_head = r;
+		c->held_tail = r;
+		conn_update_events(c);
+		pthread_mutex_unlock(&c->lock);
+		return 0;
+	}
 	c->inflight++;
 	conn_update_events(c);
 	pthread_mutex_unlock(&c->lock);
 	if (workq_push(r) < 0) {
+		c->overloaded = 1;
 		req_free(r);
 		return -1;	/* cannot hold the connection's promise: close it */
 	}
@@ -603,7 +740,8 @@ tcp_readable(struct conn *c)
 		ssize_t n;
 
 		pthread_mutex_lock(&c->lock);
-		int full = c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES;
+		int full = c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES ||
+		    c->held_head != NULL;
 		pthread_mutex_unlock(&c->lock);
 		if (full)
 			return;		/* conn_update_events stopped EPOLLIN; resumes later */
@@ -619,7 +757,8 @@ tcp_readable(struct conn *c)
 			char peer[INET6_ADDRSTRLEN];
 			getnameinfo((struct sockaddr *)&c->peer, c->peerlen, peer, sizeof(peer),
 			    NULL, 0, NI_NUMERICHOST);
-			log_warnx("closing connection from %s: bad or oversized RPC record", peer);
+			log_warnx("closing connection from %s: %s", peer, c->overloaded
+			    ? "too many requests queued" : "bad or oversized RPC record");
 			conn_close(c);
 			return;
 		}
@@ -655,12 +794,16 @@ conn_flush_locked(struct conn *c)
 static void
 tcp_writable(struct conn *c)
 {
+	struct rpc_req *start = NULL;
 	int broken;
 
 	pthread_mutex_lock(&c->lock);
 	broken = conn_flush_locked(c) < 0;
+	if (!broken)
+		start = held_take(c);	/* output drained below the limit */
 	conn_update_events(c);
 	pthread_mutex_unlock(&c->lock);
+	held_start(c, start);
 	if (broken)
 		conn_close(c);
 }
@@ -747,6 +890,15 @@ transport_poll(int timeout_ms, const void *sigmask)
 		case SRC_CONN: {
 			struct conn *c = (struct conn *)src;
 
+			/*
+			 * Reset, or shut down both ways (by the peer, or by us in
+			 * held_start): nothing more can be answered. Without this
+			 * a connection at its limits (EPOLLIN off, so tcp_readable
+			 * returns at once) spun the loop on EPOLLHUP until its
+			 * requests finished.
+			 */
+			if (!c->closed && (evs[i].events & (EPOLLHUP | EPOLLERR)))
+				conn_close(c);
 			if (!c->closed && (evs[i].events & EPOLLOUT))
 				tcp_writable(c);
 			if (!c->closed && (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))

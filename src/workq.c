@@ -36,6 +36,7 @@ static struct clientq clients[NCLIENTQ];
 static struct clientq *ring_head, *ring_tail;	/* clients with work, served in turn */
 static size_t q_len;
 static int q_stopping;
+static int q_stopped;		/* workq_stop is done: no worker is left */
 static pthread_t *threads;
 static unsigned nthreads_started;
 static workq_fn q_fn;
@@ -203,7 +204,13 @@ workq_push(struct rpc_req *req)
 
 	pthread_mutex_lock(&q_lock);
 	c = clientq_for(req);
-	if (q_len >= WORKQ_MAX || c->len >= WORKQ_CLIENT_MAX || q_stopping) {
+	/*
+	 * While stopping, only workers push (transport.c starts a connection's
+	 * held requests as earlier ones finish), and the pushing worker looks
+	 * at the queue again before it may exit: take those, so that every
+	 * call read before the stop is still answered.
+	 */
+	if (q_len >= WORKQ_MAX || c->len >= WORKQ_CLIENT_MAX || q_stopped) {
 		pthread_mutex_unlock(&q_lock);
 		return -1;
 	}
@@ -243,6 +250,9 @@ workq_stop(void)
 	/* Requests already queued still run, so nothing accepted is lost. */
 	for (unsigned i = 0; i < nthreads_started; i++)
 		pthread_join(threads[i], NULL);
+	pthread_mutex_lock(&q_lock);
+	q_stopped = 1;
+	pthread_mutex_unlock(&q_lock);
 	free(threads);
 	threads = NULL;
 	nthreads_started = 0;
