@@ -1,7 +1,8 @@
 /*
  * nfsbench - an NFSv3 benchmark client on libnfs's asynchronous API.
  *
- *   nfsbench [OPTIONS] mix|seq|meta|smallcopy|all
+ *   nfsbench [OPTIONS] mix|seq|meta|smallcopy|walk|hol|all
+ *   nfsbench [--tree D,F] [-T THREADS] -D DIR mktree
  *
  * Talks straight to the NFS and MOUNT ports given (no portmapper), keeps
  * many calls in flight on several TCP connections, checks every reply
@@ -9,7 +10,9 @@
  * and prints human tables on stdout plus one key=value line per result
  * (to --results FILE, or stdout after the tables).  It works in a
  * directory nfsbench-WORKLOAD.PID that it creates under the export (or
- * under --dir) and removes at the end unless --keep.
+ * under --dir) and removes at the end unless --keep.  Only walk creates
+ * nothing: it walks the tree at --dir that is already there, which
+ * mktree (no NFS; run on the server's machine) makes in a local directory.
  */
 #include "nfsbench.h"
 
@@ -34,6 +37,9 @@ struct opts O = {
 	.xfer = MiB,
 	.meta_files = 10000,
 	.dircount = 8192, .maxcount = 65536,
+	.walk_expect = -1,
+	.tree_dirs = 1000, .tree_files = 1000,
+	.interval_ms = 2,
 	.small_files = 1000,
 	.small_kib = 64,
 	.stall_s = 60,
@@ -43,16 +49,23 @@ struct opts O = {
 static void usage(FILE *f)
 {
 	fputs(
-"usage: nfsbench [OPTIONS] WORKLOAD     (WORKLOAD: mix, seq, meta, smallcopy, all)\n"
+"usage: nfsbench [OPTIONS] WORKLOAD\n"
+"  WORKLOAD: mix, seq, meta, smallcopy, walk, hol, or all (all but walk)\n"
+"   or: nfsbench [--tree D,F] [-T THREADS] -D DIR mktree\n"
+"  (mktree, no NFS: make the walk's tree in the local directory DIR)\n"
 "\n"
 "  -e, --export PATH       export to MNT (required)\n"
 "  -H, --host HOST         server address (127.0.0.1)\n"
 "  -n, --nfs-port N        NFS port, used directly (2049)\n"
 "  -m, --mount-port N      MOUNT port, used directly (20048)\n"
-"  -D, --dir PATH          work below PATH inside the export (its root)\n"
-"  -c, --conns N           TCP connections (mix/meta/smallcopy 4, seq 1)\n"
-"  -T, --threads N         mix: client threads sharing the connections (1)\n"
-"  -q, --depth N           calls (smallcopy: files) in flight per connection (16; seq 8)\n"
+"  -D, --dir PATH          work below PATH inside the export (its root);\n"
+"                          walk: the tree to walk\n"
+"  -c, --conns N           TCP connections (mix/meta/smallcopy/walk 4, seq 1;\n"
+"                          hol always 2: the stream and the GETATTR probe)\n"
+"  -T, --threads N         mix: client threads sharing the connections (1);\n"
+"                          mktree: directories made at a time (one per CPU)\n"
+"  -q, --depth N           calls (smallcopy: files) in flight per connection\n"
+"                          (16; seq 8, smallcopy 4; hol: WRITEs in flight, 16)\n"
 "      --max-inflight N    mix open loop: at most N in flight per connection; later\n"
 "                          calls wait, and the wait counts in their latency (128)\n"
 "  -t, --duration S        mix: seconds per measured step (3)\n"
@@ -62,14 +75,17 @@ static void usage(FILE *f)
 "      --no-ladder         mix: skip the open-loop ladder\n"
 "      --ws D,F,L          mix: D directories of F files and L symlinks each (10,100,10)\n"
 "      --io-size BYTES     mix: READ/WRITE size (8192)\n"
-"  -s, --size MIB          seq: file size (256)\n"
-"  -x, --xfer BYTES        seq/smallcopy: transfer size, capped by FSINFO (1048576)\n"
+"  -s, --size MIB          seq, hol: file size (seq 256, hol 1024)\n"
+"  -x, --xfer BYTES        seq/smallcopy/hol: transfer size, capped by FSINFO (1048576)\n"
 "      --drop-cache CMD    seq: shell command that empties the server's page cache\n"
 "                          before the cold read, e.g. 'sync; echo 3 > /proc/sys/vm/drop_caches'\n"
 "                          (without it the cold read is skipped)\n"
 "  -N, --files N           meta: files in the directory (10000)\n"
 "      --dircount N        READDIRPLUS dircount (8192)\n"
 "      --maxcount N        READDIRPLUS maxcount (65536)\n"
+"      --expect N          walk: fail unless exactly N entries are found below --dir\n"
+"      --interval MS       hol: one GETATTR every MS milliseconds, open loop (2)\n"
+"      --tree D,F          mktree: D directories of F empty files each (1000,1000)\n"
 "  -K, --count K           smallcopy: files (1000)\n"
 "  -S, --kib S             smallcopy: file size in KiB (64)\n"
 "  -o, --results FILE      append key=value results to FILE instead of stdout\n"
@@ -83,7 +99,8 @@ static void usage(FILE *f)
 }
 
 enum { OPT_MAXIN = 256, OPT_WARM, OPT_NOPEAK, OPT_NOLADDER, OPT_WS, OPT_IOSIZE, OPT_DROP,
-       OPT_DIRCOUNT, OPT_MAXCOUNT, OPT_TAG, OPT_HOOK, OPT_KEEP, OPT_STALL, OPT_SEED };
+       OPT_DIRCOUNT, OPT_MAXCOUNT, OPT_TAG, OPT_HOOK, OPT_KEEP, OPT_STALL, OPT_SEED, OPT_EXPECT,
+       OPT_INTERVAL, OPT_TREE };
 
 static const struct option longopts[] = {
 	{ "export", 1, NULL, 'e' }, { "host", 1, NULL, 'H' }, { "nfs-port", 1, NULL, 'n' },
@@ -96,7 +113,9 @@ static const struct option longopts[] = {
 	{ "dircount", 1, NULL, OPT_DIRCOUNT }, { "maxcount", 1, NULL, OPT_MAXCOUNT },
 	{ "count", 1, NULL, 'K' }, { "kib", 1, NULL, 'S' }, { "results", 1, NULL, 'o' },
 	{ "tag", 1, NULL, OPT_TAG }, { "hook", 1, NULL, OPT_HOOK }, { "keep", 0, NULL, OPT_KEEP }, { "stall", 1, NULL, OPT_STALL },
-	{ "seed", 1, NULL, OPT_SEED }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	{ "seed", 1, NULL, OPT_SEED }, { "expect", 1, NULL, OPT_EXPECT },
+	{ "interval", 1, NULL, OPT_INTERVAL }, { "tree", 1, NULL, OPT_TREE },
+	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 };
 
 static long num(const char *s, const char *what, long min)
@@ -123,7 +142,7 @@ static double fnum(const char *s, const char *what)
 	return v;
 }
 
-static int explicit_conns, explicit_depth;
+static int explicit_conns, explicit_depth, explicit_size, explicit_threads;
 
 static void parse_opt(int c, const char *a)
 {
@@ -134,7 +153,7 @@ static void parse_opt(int c, const char *a)
 	case 'm': O.mount_port = (int)num(a, "port", 1); break;
 	case 'D': O.dir = a; break;
 	case 'c': O.conns = (int)num(a, "connection count", 1); explicit_conns = 1; break;
-	case 'T': O.threads = (int)num(a, "thread count", 1); break;
+	case 'T': O.threads = (int)num(a, "thread count", 1); explicit_threads = 1; break;
 	case 'q': O.depth = (int)num(a, "depth", 1); explicit_depth = 1; break;
 	case OPT_MAXIN: O.max_inflight = (int)num(a, "max-inflight", 1); break;
 	case 't': O.duration = fnum(a, "duration"); break;
@@ -150,7 +169,7 @@ static void parse_opt(int c, const char *a)
 		}
 		break;
 	case OPT_IOSIZE: O.io_size = (unsigned)num(a, "io size", 8) & ~7u; break;
-	case 's': O.seq_mib = (unsigned)num(a, "size", 1); break;
+	case 's': O.seq_mib = (unsigned)num(a, "size", 1); explicit_size = 1; break;
 	case 'x': O.xfer = (unsigned)num(a, "transfer size", 8) & ~7u; break;
 	case OPT_DROP: O.drop_cmd = a; break;
 	case 'N': O.meta_files = (int)num(a, "file count", 1); break;
@@ -164,6 +183,21 @@ static void parse_opt(int c, const char *a)
 	case OPT_KEEP: O.keep = 1; break;
 	case OPT_STALL: O.stall_s = fnum(a, "stall time"); break;
 	case OPT_SEED: O.seed = (uint64_t)num(a, "seed", 0); break;
+	case OPT_EXPECT: O.walk_expect = num(a, "entry count", 0); break;
+	case OPT_INTERVAL:
+		O.interval_ms = fnum(a, "interval");
+		if (O.interval_ms < 0.01) {
+			fprintf(stderr, "nfsbench: --interval must be at least 0.01 ms\n");
+			exit(2);
+		}
+		break;
+	case OPT_TREE:
+		if (sscanf(a, "%u,%u", &O.tree_dirs, &O.tree_files) != 2 || !O.tree_dirs || !O.tree_files ||
+		    O.tree_dirs > 100000000 || O.tree_files > 100000000) {
+			fprintf(stderr, "nfsbench: --tree wants D,F (both >= 1)\n");
+			exit(2);
+		}
+		break;
 	case 'h': usage(stdout); exit(0);
 	default: usage(stderr); exit(2);
 	}
@@ -174,6 +208,7 @@ static int run_one(const char *w)
 {
 	O.conns = explicit_conns ? O.conns : (!strcmp(w, "seq") ? 1 : 4);
 	O.depth = explicit_depth ? O.depth : (!strcmp(w, "seq") ? 8 : !strcmp(w, "smallcopy") ? 4 : 16);
+	O.seq_mib = explicit_size ? O.seq_mib : (!strcmp(w, "hol") ? 1024 : 256);
 	if (!strcmp(w, "mix"))
 		return run_mix();
 	if (!strcmp(w, "seq"))
@@ -182,6 +217,15 @@ static int run_one(const char *w)
 		return run_meta();
 	if (!strcmp(w, "smallcopy"))
 		return run_smallcopy();
+	if (!strcmp(w, "walk"))
+		return run_walk();
+	if (!strcmp(w, "hol"))
+		return run_hol();
+	if (!strcmp(w, "mktree")) {
+		if (!explicit_threads)
+			O.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		return run_mktree();
+	}
 	fprintf(stderr, "nfsbench: unknown workload '%s'\n", w);
 	usage(stderr);
 	exit(2);
@@ -189,17 +233,19 @@ static int run_one(const char *w)
 
 int main(int argc, char **argv)
 {
-	static const char *all[] = { "mix", "seq", "meta", "smallcopy" };
+	static const char *all[] = { "mix", "seq", "meta", "smallcopy", "hol" };
 	int c, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "e:H:n:m:D:c:T:q:t:l:s:x:N:K:S:o:h", longopts, NULL)) != -1)
 		parse_opt(c, optarg);
-	if (optind != argc - 1 || !O.export) {
+	if (optind != argc - 1 || (!O.export && strcmp(argv[optind], "mktree"))) {
 		usage(stderr);
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("nfsbench: %s:%s (NFS port %d, MOUNT port %d)\n", O.host, O.export, O.nfs_port, O.mount_port);
+	if (O.export)
+		printf("nfsbench: %s:%s (NFS port %d, MOUNT port %d)\n", O.host, O.export, O.nfs_port,
+		       O.mount_port);
 	if (!strcmp(argv[optind], "all")) {
 		for (size_t i = 0; i < sizeof(all) / sizeof(all[0]) && rc == 0; i++) {
 			rc = run_one(all[i]);

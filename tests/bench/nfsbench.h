@@ -48,11 +48,14 @@ struct opts {
 	int no_ladder;           /* mix: skip the open-loop ladder */
 	int ws_dirs, ws_files, ws_links;   /* mix working set */
 	unsigned io_size;        /* mix READ/WRITE size */
-	unsigned seq_mib;        /* seq: file size */
+	unsigned seq_mib;        /* seq/hol: file size */
 	unsigned xfer;           /* seq/smallcopy: transfer size cap (also capped by FSINFO) */
 	const char *drop_cmd;    /* seq: shell command that empties the server's cache */
 	int meta_files;          /* meta: N */
 	unsigned dircount, maxcount;  /* READDIRPLUS sizes */
+	long long walk_expect;   /* walk: entries it must find (-1: any) */
+	unsigned tree_dirs, tree_files;  /* mktree */
+	double interval_ms;      /* hol: GETATTR period */
 	int small_files;         /* smallcopy: K */
 	unsigned small_kib;      /* smallcopy: S */
 	const char *results;     /* key=value output file (default: stdout) */
@@ -191,6 +194,9 @@ int call_lookup(struct req *rq, const struct fh *dir, const char *name);
 int call_getattr(struct req *rq, const struct fh *f);
 int call_remove(struct req *rq, const struct fh *dir, const char *name);
 
+/* LOOKUP of each component of path (relative to root; NULL: root itself). */
+int lookup_path(struct conn *c, const struct fh *root, const char *path, struct fh *out);
+
 /* The working directory of a run: O.dir/NAME.PID under the export. */
 int make_scratch(struct conn *c, const struct fh *root, const char *what,
 		 struct fh *parent, char *name, size_t namesz, struct fh *out);
@@ -201,5 +207,8 @@ int run_mix(void);
 int run_seq(void);
 int run_meta(void);
 int run_smallcopy(void);
+int run_walk(void);
+int run_hol(void);
+int run_mktree(void);
 
 #endif

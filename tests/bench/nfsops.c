@@ -397,7 +397,7 @@ int remove_tree(struct conn *c, const struct fh *parent, const char *name)
 /* ---- the scratch directory ---- */
 
 /* Walks O.dir (relative to the export root) component by component. */
-static int lookup_path(struct conn *c, const struct fh *root, const char *path, struct fh *out)
+int lookup_path(struct conn *c, const struct fh *root, const char *path, struct fh *out)
 {
 	char buf[1024], *save = NULL;
 

@@ -9,9 +9,19 @@
  * byte read is checked against the pattern it was written with; an
  * UNSTABLE write is only counted once COMMIT returned the verifier every
  * WRITE returned (otherwise the client would have to write it again).
+ *
+ * hol (head-of-line blocking): one connection streams a large file (the
+ * same WRITE UNSTABLE pass, then COMMIT) while a second connection, in a
+ * thread of its own, sends a GETATTR of another (empty) file every
+ * --interval ms, open loop: the GETATTRs go out on time whether or not
+ * the earlier ones were answered.  A server that lets the big writes hold
+ * up everything else shows it in the GETATTR latencies (from when a call
+ * was sent to its reply): p50, p99, max, next to those of the same probe
+ * without the stream, and the stream's MiB/s.
  */
 #include "nfsbench.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,12 +160,12 @@ static void report(const char *key, const char *what, const struct seq *q, doubl
 	printf("  %-28s %9.1f MiB/s  (%.2f s", what, mibs, s);
 	if (q->stable == UNSTABLE) {
 		printf(", of which COMMIT %.2f s", q->commit_s);
-		snprintf(k, sizeof(k), "seq.%s.commit_s", key);
+		snprintf(k, sizeof(k), "%s.commit_s", key);
 		result(k, "%.3f", q->commit_s);
 	}
 	printf(")\n");
 	fflush(stdout);
-	snprintf(k, sizeof(k), "seq.%s.mib_s", key);
+	snprintf(k, sizeof(k), "%s.mib_s", key);
 	result(k, "%.1f", mibs);
 }
 
@@ -199,19 +209,19 @@ static void seq_all(struct seq *q, const struct fh *dir)
 	if (seq_file(q, dir, "unstable", O.seed + 1) < 0)
 		return;
 	q->stable = UNSTABLE;
-	report("write_unstable_commit", "write UNSTABLE + COMMIT", q, seq_pass(q));
+	report("seq.write_unstable_commit", "write UNSTABLE + COMMIT", q, seq_pass(q));
 	fs = *q;
 	if (bench_failed() || seq_file(&fs, dir, "filesync", O.seed + 2) < 0)
 		return;
 	fs.stable = FILE_SYNC;
-	report("write_filesync", "write FILE_SYNC", &fs, seq_pass(&fs));
+	report("seq.write_filesync", "write FILE_SYNC", &fs, seq_pass(&fs));
 	/* the file just written is surely in the server's cache */
 	fs.stable = -1;
 	if (!bench_failed())
-		report("read_warm", "read, warm server cache", &fs, seq_pass(&fs));
+		report("seq.read_warm", "read, warm server cache", &fs, seq_pass(&fs));
 	q->stable = -1;
 	if (!bench_failed() && drop_server_cache() == 0)
-		report("read_cold", "read, cold server cache", q, seq_pass(q));
+		report("seq.read_cold", "read, cold server cache", q, seq_pass(q));
 }
 
 int run_seq(void)
@@ -251,5 +261,181 @@ int run_seq(void)
 	}
 	free(q.buf);
 	conns_close(q.cs, q.n);
+	return bench_failed() ? -1 : 0;
+}
+
+/* ---- hol: GETATTR every --interval ms on one connection during a stream on another ---- */
+
+struct probe {
+	struct conn *c;
+	struct fh fh;
+	uint64_t gap, next_due, until;   /* until: stop issuing then (0: when told) */
+	int stop;                        /* set by the writer (atomic) */
+	struct lat lat;
+};
+
+static void probe_done(struct req *rq, void *res)
+{
+	struct probe *p = rq->ctx;
+	GETATTR3res *r = res;
+	uint64_t t = now_ns();
+
+	if (!r)
+		return;
+	if (r->status != NFS3_OK) {
+		bench_error("GETATTR probe: %s", nfsstat_name((int)r->status));
+		return;
+	}
+	if (r->GETATTR3res_u.resok.obj_attributes.type != NF3REG || r->GETATTR3res_u.resok.obj_attributes.size)
+		bench_error("GETATTR probe: not the empty regular file it was created as");
+	lat_add(&p->lat, t - rq->t0);
+}
+
+static int probe_over(struct probe *p, uint64_t t)
+{
+	return p->until ? t >= p->until : __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
+}
+
+/* Open loop: every call goes out when due, answered or not. */
+static uint64_t probe_pump(struct conn *c, void *arg)
+{
+	struct probe *p = arg;
+	uint64_t t = now_ns();
+
+	if (probe_over(p, t))
+		return UINT64_MAX;
+	while (p->next_due <= t) {
+		if (call_getattr(req_new(c, probe_done, p), &p->fh) < 0)
+			return UINT64_MAX;
+		p->next_due += p->gap;
+	}
+	return p->next_due - t;
+}
+
+static int probe_stop(void *arg)
+{
+	struct probe *p = arg;
+
+	return probe_over(p, now_ns()) && !p->c->inflight;
+}
+
+static void *probe_thread(void *arg)
+{
+	struct probe *p = arg;
+
+	loop_run(p->c, 1, probe_pump, probe_stop, p);
+	return NULL;
+}
+
+static void probe_report(const char *key, const char *what, struct probe *p)
+{
+	double p50, p99, max, mean = lat_mean_ms(&p->lat);
+	char k[64];
+
+	if (bench_failed())
+		return;
+	if (!p->lat.n) {
+		bench_error("GETATTR probe: no call was answered");
+		return;
+	}
+	p50 = lat_pct_ms(&p->lat, 50);
+	p99 = lat_pct_ms(&p->lat, 99);
+	max = lat_pct_ms(&p->lat, 100);
+	printf("  %-30s p50 %7.3f ms  p99 %7.3f ms  max %8.3f ms  mean %7.3f ms  (%zu calls)\n",
+	       what, p50, p99, max, mean, p->lat.n);
+	fflush(stdout);
+	snprintf(k, sizeof(k), "hol.%s.p50_ms", key);
+	result(k, "%.3f", p50);
+	snprintf(k, sizeof(k), "hol.%s.p99_ms", key);
+	result(k, "%.3f", p99);
+	snprintf(k, sizeof(k), "hol.%s.max_ms", key);
+	result(k, "%.3f", max);
+	snprintf(k, sizeof(k), "hol.%s.mean_ms", key);
+	result(k, "%.3f", mean);
+	snprintf(k, sizeof(k), "hol.%s.calls", key);
+	result(k, "%zu", p->lat.n);
+}
+
+static void hol_all(struct seq *q, struct probe *p, const struct fh *dir)
+{
+	pthread_t th;
+	double s;
+	int st;
+
+	st = sync_create(&q->cs[0], dir, "probe", &p->fh);
+	if (st != NFS3_OK) {
+		bench_error("CREATE probe: %s", st < 0 ? "call failed" : nfsstat_name(st));
+		return;
+	}
+	if (seq_file(q, dir, "stream", O.seed + 3) < 0)
+		return;
+	q->stable = UNSTABLE;
+	/* the probe alone first, for comparison (in this thread) */
+	p->next_due = now_ns();
+	p->until = p->next_due + 1000000000u;
+	loop_run(p->c, 1, probe_pump, probe_stop, p);
+	probe_report("idle", "GETATTR alone (1 s)", p);
+	if (bench_failed())
+		return;
+	/* then during the stream, in a thread of its own */
+	lat_reset(&p->lat);
+	p->until = 0;
+	p->next_due = now_ns();
+	if (pthread_create(&th, NULL, probe_thread, p) != 0) {
+		bench_error("cannot start the probe thread");
+		return;
+	}
+	s = seq_pass(q);
+	__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	probe_report("getattr", "GETATTR during the write", p);
+	report("hol.write", "write UNSTABLE + COMMIT", q, s);
+}
+
+int run_hol(void)
+{
+	struct seq q;
+	struct probe p;
+	struct conn *cs;
+	struct fh root, parent, dir;
+	char name[64];
+	unsigned rtmax = 0, wtmax = 0;
+	int st;
+
+	memset(&q, 0, sizeof(q));
+	memset(&p, 0, sizeof(p));
+	cs = conns_open(2, &root);
+	if (!cs)
+		return -1;
+	q.cs = &cs[0];
+	q.n = 1;
+	p.c = &cs[1];
+	p.gap = (uint64_t)(O.interval_ms * 1e6);
+	if (p.gap < 1000)
+		p.gap = 1000;
+	st = sync_fsinfo(&cs[0], &root, &rtmax, &wtmax);
+	if (st != NFS3_OK)
+		bench_error("FSINFO: %s", st < 0 ? "call failed" : nfsstat_name(st));
+	q.xfer = O.xfer;
+	if (wtmax && wtmax < q.xfer)
+		q.xfer = wtmax;
+	q.xfer &= ~7u;
+	q.size = (uint64_t)O.seq_mib * MiB;
+	q.buf = malloc(q.xfer ? q.xfer : 1);
+	if (!bench_failed() && make_scratch(&cs[0], &root, "hol", &parent, name, sizeof(name), &dir) == 0) {
+		printf("hol: %u MiB written UNSTABLE in %u-byte transfers (server wtmax %u), %d in flight on one "
+		       "connection, then COMMIT; meanwhile GETATTR every %.1f ms on another connection\n",
+		       O.seq_mib, q.xfer, wtmax, O.depth, O.interval_ms);
+		result("hol.xfer_bytes", "%u", q.xfer);
+		bench_hook("start");
+		hol_all(&q, &p, &dir);
+		bench_hook("stop");
+		loop_drain(cs, 2);
+		if (!O.keep)
+			remove_tree(&cs[0], &parent, name);
+	}
+	lat_free(&p.lat);
+	free(q.buf);
+	conns_close(cs, 2);
 	return bench_failed() ? -1 : 0;
 }
