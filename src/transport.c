@@ -94,6 +94,7 @@ static struct listener listeners[MAX_LISTENERS];
 static unsigned nlisteners;
 static struct bound_socket bound[MAX_LISTENERS];
 static struct conn *conns;	/* most recently active first */
+static struct conn *conns_tail;	/* least recently active */
 static unsigned nconns;
 static unsigned max_conns = MAX_CONNS;	/* lowered to fit RLIMIT_NOFILE (transport_listen) */
 /* Closed this round; freed after the event batch that may still name them. */
@@ -155,6 +156,8 @@ conn_list_remove(struct conn *c)
 		conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	else
+		conns_tail = c->prev;
 	c->prev = c->next = NULL;
 	nconns--;
 }
@@ -166,6 +169,8 @@ conn_list_push_front(struct conn *c)
 	c->next = conns;
 	if (conns)
 		conns->prev = c;
+	else
+		conns_tail = c;
 	conns = c;
 	nconns++;
 }
@@ -344,7 +349,9 @@ open_listener(const struct sockaddr *sa, socklen_t salen, int type, char *err, s
 		close(fd);
 		return -1;
 	}
-	if (type == SOCK_STREAM && listen(fd, 128) < 0) {
+	/* SOMAXCONN: under a connection flood a short backlog drops honest
+	 * clients' SYNs, which then wait 1-3 s to retry. */
+	if (type == SOCK_STREAM && listen(fd, SOMAXCONN) < 0) {
 		snprintf(err, errlen, "listen %s port %u: %s", host, port, strerror(errno));
 		close(fd);
 		return -1;
@@ -630,6 +637,29 @@ udp_readable(struct listener *l)
 
 /* ---- TCP ---- */
 
+/*
+ * The connection to give up when a new one needs room: the least recently
+ * active of those with nothing in flight or queued (closing it loses no
+ * reply), else the least recently active.  Looks at most 64 from the
+ * cold end, so a flood of new connections costs O(1) per accept.
+ */
+static struct conn *
+conn_victim(void)
+{
+	struct conn *c = conns_tail;
+
+	for (unsigned looked = 0; c && looked < 64; c = c->prev, looked++) {
+		int idle;
+
+		pthread_mutex_lock(&c->lock);
+		idle = c->inflight == 0 && c->out_bytes == 0 && c->held_head == NULL;
+		pthread_mutex_unlock(&c->lock);
+		if (idle)
+			return c;
+	}
+	return conns_tail;
+}
+
 static void
 tcp_accept(struct listener *l)
 {
@@ -642,14 +672,22 @@ tcp_accept(struct listener *l)
 
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE) {
-				/* Out of descriptors: make room by closing the stalest connection. */
-				log_warn("accept");
-				if (conns) {
-					struct conn *old = conns;
-					while (old->next)
-						old = old->next;
+				/*
+				 * Out of descriptors: make room by closing a stale
+				 * connection, and try again only if that freed its
+				 * descriptor (one with requests in flight keeps it
+				 * until they finish); else the next accept event
+				 * tries again, rather than closing them all now.
+				 */
+				static unsigned last_log;
+				struct conn *old = conn_victim();
+
+				log_ratelimited(&last_log, "accept: %s; closing the stalest connection",
+				    strerror(errno));
+				if (old) {
 					conn_close(old);
-					continue;
+					if (old->fd < 0)
+						continue;
 				}
 			} else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) {
 				log_warn("accept");
@@ -657,9 +695,7 @@ tcp_accept(struct listener *l)
 			return;
 		}
 		if (nconns >= max_conns) {
-			struct conn *old = conns;
-			while (old && old->next)
-				old = old->next;
+			struct conn *old = conn_victim();
 			if (old)
 				conn_close(old);
 		}
@@ -754,11 +790,13 @@ tcp_readable(struct conn *c)
 		}
 		conn_touch(c);
 		if (recmark_feed(&c->rm, iobuf, (size_t)n, tcp_record, c) < 0) {
+			static unsigned last_log;
 			char peer[INET6_ADDRSTRLEN];
 			getnameinfo((struct sockaddr *)&c->peer, c->peerlen, peer, sizeof(peer),
 			    NULL, 0, NI_NUMERICHOST);
-			log_warnx("closing connection from %s: %s", peer, c->overloaded
-			    ? "too many requests queued" : "bad or oversized RPC record");
+			/* Rate-limited: a hostile client makes one per connection. */
+			log_ratelimited(&last_log, "closing connection from %s: %s", peer,
+			    c->overloaded ? "too many requests queued" : "bad or oversized RPC record");
 			conn_close(c);
 			return;
 		}
