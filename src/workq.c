@@ -2,6 +2,15 @@
  * A fixed pool of worker threads fed from per-client queues served in
  * turn: a client that floods the server waits behind its own requests
  * while everyone else's still get a worker at once.
+ *
+ * Within a client's queue, bulk calls (READ, WRITE, COMMIT, READDIR,
+ * READDIRPLUS: milliseconds each at 1 MiB) and light ones (everything
+ * else: microseconds) wait apart, light first but never more than
+ * LIGHT_STREAK in a row while bulk waits; and bulk calls may occupy all
+ * workers but BULK_SPARE.  So a GETATTR never queues behind a stream of
+ * 1 MiB WRITEs, its own client's or anyone's, and no worker is left free
+ * only to find every bulk call blocked.  NFS answers calls in flight in
+ * any order, so this reordering is the protocol's, not a liberty.
  */
 #include "config.h"
 
@@ -19,11 +28,18 @@
 #define WORKQ_MAX 4096		/* queued requests in all */
 #define WORKQ_CLIENT_MAX 1024	/* queued requests of one client address */
 #define NCLIENTQ 256		/* client queues hashed by address */
+#define LIGHT_STREAK 4		/* light calls taken in a row while bulk ones wait */
+#define BULK_SPARE 2		/* workers that bulk calls leave to light ones */
+
+struct fifo {
+	struct rpc_req *head, *tail;
+};
 
 /* The queue of one client (source address, any port), in the ring while it has work. */
 struct clientq {
 	struct sockaddr_storage addr;
-	struct rpc_req *head, *tail;
+	struct fifo light, bulk;
+	unsigned light_streak;
 	size_t len;
 	struct clientq *ring_next;
 	int in_ring;
@@ -35,6 +51,7 @@ static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;
 static struct clientq clients[NCLIENTQ];
 static struct clientq *ring_head, *ring_tail;	/* clients with work, served in turn */
 static size_t q_len;
+static unsigned bulk_running, bulk_max = 1;
 static int q_stopping;
 static int q_stopped;		/* workq_stop is done: no worker is left */
 static pthread_t *threads;
@@ -123,26 +140,101 @@ ring_push(struct clientq *c)
 	ring_tail = c;
 }
 
-/* With q_lock held and work queued: the next request, clients in turn. */
-static struct rpc_req *
-take_locked(void)
+/* NFS v2/v3 READ, WRITE, COMMIT, READDIR(PLUS): see the top of the file. */
+static int
+is_bulk(const struct rpc_req *req)
 {
-	struct clientq *c = ring_head;
-	struct rpc_req *req = c->head;
+	const uint8_t *p = req->buf;
+	uint32_t prog, vers, proc;
 
-	ring_head = c->ring_next;
-	if (ring_head == NULL)
-		ring_tail = NULL;
-	c->in_ring = 0;
-	c->head = req->next;
-	if (c->head == NULL)
-		c->tail = NULL;
-	c->len--;
-	q_len--;
-	if (c->len > 0)
-		ring_push(c);	/* to the back: one request per client per turn */
+	if (req->len < 24)
+		return 0;
+	prog = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
+	vers = (uint32_t)p[16] << 24 | (uint32_t)p[17] << 16 | (uint32_t)p[18] << 8 | p[19];
+	proc = (uint32_t)p[20] << 24 | (uint32_t)p[21] << 16 | (uint32_t)p[22] << 8 | p[23];
+	if (prog != 100003)
+		return 0;
+	if (vers == 3)
+		return proc == 6 || proc == 7 || proc == 16 || proc == 17 || proc == 21;
+	if (vers == 2)
+		return proc == 6 || proc == 8 || proc == 16;
+	return 0;
+}
+
+static void
+fifo_push(struct fifo *f, struct rpc_req *req)
+{
+	req->next = NULL;
+	if (f->tail)
+		f->tail->next = req;
+	else
+		f->head = req;
+	f->tail = req;
+}
+
+static struct rpc_req *
+fifo_pop(struct fifo *f)
+{
+	struct rpc_req *req = f->head;
+
+	f->head = req->next;
+	if (f->head == NULL)
+		f->tail = NULL;
 	req->next = NULL;
 	return req;
+}
+
+/* Which of c's queues to serve now, or NULL if neither may run. */
+static struct fifo *
+pick(struct clientq *c)
+{
+	int bulk_ok = c->bulk.head != NULL && bulk_running < bulk_max;
+
+	if (c->light.head != NULL && (!bulk_ok || c->light_streak < LIGHT_STREAK)) {
+		c->light_streak++;
+		return &c->light;
+	}
+	if (bulk_ok) {
+		c->light_streak = 0;
+		return &c->bulk;
+	}
+	return NULL;
+}
+
+/*
+ * With q_lock held: the next request that may run, clients in turn, or
+ * NULL (nothing queued, or only bulk calls with the bulk workers busy).
+ */
+static struct rpc_req *
+take_locked(int *bulk)
+{
+	struct clientq *prev = NULL, *c;
+
+	for (c = ring_head; c != NULL; prev = c, c = c->ring_next) {
+		struct fifo *f = pick(c);
+		struct rpc_req *req;
+
+		if (f == NULL)
+			continue;
+		req = fifo_pop(f);
+		*bulk = f == &c->bulk;
+		if (*bulk)
+			bulk_running++;
+		/* out of the ring, and to the back if it has more: one per turn */
+		if (prev)
+			prev->ring_next = c->ring_next;
+		else
+			ring_head = c->ring_next;
+		if (ring_tail == c)
+			ring_tail = prev;
+		c->in_ring = 0;
+		c->len--;
+		q_len--;
+		if (c->len > 0)
+			ring_push(c);
+		return req;
+	}
+	return NULL;
 }
 
 static void *
@@ -153,18 +245,27 @@ worker_main(void *arg)
 	(void)arg;
 	for (;;) {
 		struct rpc_req *req;
+		int bulk = 0;
 
 		pthread_mutex_lock(&q_lock);
-		while (ring_head == NULL && !q_stopping)
+		while ((req = take_locked(&bulk)) == NULL) {
+			if (q_stopping && q_len == 0) {
+				pthread_mutex_unlock(&q_lock);
+				goto out;
+			}
 			pthread_cond_wait(&q_cond, &q_lock);
-		if (ring_head == NULL) {
-			pthread_mutex_unlock(&q_lock);
-			break;
 		}
-		req = take_locked();
 		pthread_mutex_unlock(&q_lock);
 		q_fn(w, req);
+		if (bulk) {
+			pthread_mutex_lock(&q_lock);
+			bulk_running--;
+			if (q_len > 0)
+				pthread_cond_signal(&q_cond);	/* a bulk call may wait for this */
+			pthread_mutex_unlock(&q_lock);
+		}
 	}
+out:
 	q_rm(w);
 	return NULL;
 }
@@ -178,6 +279,7 @@ workq_start(unsigned nthreads, workq_fn fn, worker_new_fn mk, worker_free_fn rm)
 	q_fn = fn;
 	q_mk = mk;
 	q_rm = rm;
+	bulk_max = nthreads > BULK_SPARE ? nthreads - BULK_SPARE : 1;
 	threads = calloc(nthreads, sizeof(*threads));
 	if (threads == NULL)
 		return -1;
@@ -214,12 +316,7 @@ workq_push(struct rpc_req *req)
 		pthread_mutex_unlock(&q_lock);
 		return -1;
 	}
-	req->next = NULL;
-	if (c->tail)
-		c->tail->next = req;
-	else
-		c->head = req;
-	c->tail = req;
+	fifo_push(is_bulk(req) ? &c->bulk : &c->light, req);
 	c->len++;
 	q_len++;
 	if (!c->in_ring)
