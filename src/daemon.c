@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -145,6 +146,22 @@ raise_fd_limit(void)
 			getrlimit(RLIMIT_NOFILE, &rl);
 	}
 	return rl.rlim_cur;
+}
+
+/*
+ * Every 1 MiB WRITE arrives in a fresh record buffer and every READ reply
+ * needs one.  With glibc's defaults such buffers come from mmap, or the
+ * heap top is trimmed when they are freed, and the next one is faulted
+ * in and zeroed page by page by the one thread that reads all sockets
+ * (7 % of its time under a write stream, measured).  Keep up to 64 MiB of
+ * freed memory for reuse instead; RSS after a burst stays that much
+ * higher, idle RSS is unchanged.
+ */
+static void
+tune_malloc(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
 /*
@@ -334,6 +351,7 @@ daemon_run(const struct daemon_opts *o)
 	exports_install(t);
 	icache_init(icache_capacity(raise_fd_limit()));
 	mountd_init(o->statedir);
+	tune_malloc();
 
 	ls.ports[0] = o->nfs_port;
 	ls.ports[1] = o->mount_port;
