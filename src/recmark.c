@@ -114,3 +114,50 @@ recmark_feed(struct recmark *rm, const uint8_t *p, size_t n, recmark_cb cb, void
 	}
 	return 0;
 }
+
+/*
+ * Where the next read(2) may put fragment payload directly, skipping the
+ * copy through the transport's staging buffer: only inside a fragment
+ * with at least RM_DIRECT_MIN bytes still to come.  The buffer is sized to
+ * what has arrived so far plus at most RM_DIRECT_STEP, never to the
+ * length a header claims.  1 if dst and room are set, 0 if the caller
+ * should read into its own buffer and recmark_feed, -1 on no memory.
+ */
+int
+recmark_direct(struct recmark *rm, uint8_t **dst, size_t *room)
+{
+	size_t want;
+
+	if (!rm->in_frag || rm->frag_left < RM_DIRECT_MIN)
+		return 0;
+	if (rm->cap - rm->len < RM_DIRECT_MIN) {
+		uint8_t *n;
+		size_t cap;
+
+		want = rm->len > RM_DIRECT_STEP ? rm->len : RM_DIRECT_STEP;
+		if (want > rm->frag_left)
+			want = rm->frag_left;
+		cap = rm->len + want;	/* <= max: start_fragment checked len + frag_left */
+		n = realloc(rm->rec, cap);
+		if (n == NULL)
+			return -1;
+		rm->rec = n;
+		rm->cap = cap;
+	}
+	*dst = rm->rec + rm->len;
+	*room = rm->cap - rm->len < rm->frag_left ? rm->cap - rm->len : rm->frag_left;
+	return 1;
+}
+
+int
+recmark_direct_done(struct recmark *rm, size_t n, recmark_cb cb, void *arg)
+{
+	rm->len += n;
+	rm->frag_left -= (uint32_t)n;
+	if (rm->frag_left == 0) {
+		rm->in_frag = 0;
+		if (rm->last_frag && finish_record(rm, cb, arg) != 0)
+			return -1;
+	}
+	return 0;
+}

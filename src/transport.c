@@ -773,7 +773,10 @@ tcp_readable(struct conn *c)
 	size_t budget = TCP_READ_BUDGET;
 
 	while (budget > 0) {
+		uint8_t *dst;
+		size_t room;
 		ssize_t n;
+		int direct;
 
 		pthread_mutex_lock(&c->lock);
 		int full = c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES ||
@@ -781,15 +784,22 @@ tcp_readable(struct conn *c)
 		pthread_mutex_unlock(&c->lock);
 		if (full)
 			return;		/* conn_update_events stopped EPOLLIN; resumes later */
-		n = read(c->fd, iobuf, sizeof(iobuf));
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		/* Large payloads (WRITE data) go straight into the record. */
+		direct = recmark_direct(&c->rm, &dst, &room);
+		if (direct == 0) {
+			dst = iobuf;
+			room = sizeof(iobuf);
+		}
+		n = direct < 0 ? -1 : read(c->fd, dst, room);
+		if (n < 0 && direct >= 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n <= 0) {
 			conn_close(c);
 			return;
 		}
 		conn_touch(c);
-		if (recmark_feed(&c->rm, iobuf, (size_t)n, tcp_record, c) < 0) {
+		if ((direct ? recmark_direct_done(&c->rm, (size_t)n, tcp_record, c) :
+		    recmark_feed(&c->rm, iobuf, (size_t)n, tcp_record, c)) < 0) {
 			static unsigned last_log;
 			char peer[INET6_ADDRSTRLEN];
 			getnameinfo((struct sockaddr *)&c->peer, c->peerlen, peer, sizeof(peer),

@@ -6,14 +6,17 @@
  *   bytes 1..k    chunk sizes (0 means 1); the list is used round-robin
  *   the rest      the byte stream a client sends
  *
- * The stream is fed to recmark_feed in those chunks, as the daemon's read()
- * calls would deliver it, with the daemon's limit (RPC_MAX_RECORD) and with
- * a small one. Checked on every input:
+ * The stream is fed in those chunks, as the daemon's read() calls would
+ * deliver it, through recmark_direct (reading in place, as the daemon does
+ * inside large fragments) where it offers room and recmark_feed elsewhere,
+ * with the daemon's limit (RPC_MAX_RECORD) and with a small one. Checked
+ * on every input:
  *   - chunking does not matter: the records delivered and the final status
- *     equal those of feeding the whole stream in one call;
+ *     equal those of feeding the whole stream to recmark_feed in one call;
  *   - no record is empty or over the limit;
  *   - memory follows the bytes that arrived, not the lengths claimed:
- *     the buffer never exceeds the limit, nor twice what it holds (or 512).
+ *     the buffer never exceeds the limit, nor twice what it holds plus
+ *     RM_DIRECT_STEP (or 512).
  * Any violation aborts (a crash for libFuzzer).
  *
  * FUZZ_WRITE_SEEDS=DIR: write the seed corpus into DIR and exit.
@@ -72,13 +75,40 @@ check_memory(const struct recmark *rm)
 {
 	if (rm->cap > rm->max)
 		die("buffer larger than the record limit");
-	if (rm->cap > 512 && rm->cap >= 2 * rm->len)
+	if (rm->cap > 512 && rm->cap >= 2 * rm->len + RM_DIRECT_STEP)
 		die("buffer grew beyond the bytes that arrived");
 	if (rm->len > rm->cap)
 		die("length beyond capacity");
 }
 
-/* Feeds stream in chunks; returns recmark_feed's first failure (or 0). */
+/* One chunk, read in place where recmark_direct offers room. */
+static int
+deliver(struct recmark *rm, const uint8_t *p, size_t n, struct sink *s)
+{
+	while (n > 0) {
+		uint8_t *dst;
+		size_t room;
+		int d = recmark_direct(rm, &dst, &room);
+
+		if (d < 0)
+			return -1;
+		if (d == 0)
+			return recmark_feed(rm, p, n, on_record, s);
+		if (room == 0)
+			die("recmark_direct offered no room");
+		if (room > n)
+			room = n;
+		memcpy(dst, p, room);
+		if (recmark_direct_done(rm, room, on_record, s) != 0)
+			return -1;
+		check_memory(rm);
+		p += room;
+		n -= room;
+	}
+	return 0;
+}
+
+/* Feeds stream in chunks; returns the first failure (or 0). */
 static int
 run(size_t max, const uint8_t *sizes, size_t nsizes, const uint8_t *stream, size_t n,
     struct sink *s)
@@ -97,7 +127,8 @@ run(size_t max, const uint8_t *sizes, size_t nsizes, const uint8_t *stream, size
 			chunk = 1;
 		if (chunk > n - off)
 			chunk = n - off;
-		rc = recmark_feed(&rm, stream + off, chunk, on_record, s);
+		rc = nsizes ? deliver(&rm, stream + off, chunk, s) :
+		    recmark_feed(&rm, stream + off, chunk, on_record, s);
 		off += chunk;
 		check_memory(&rm);
 		if (rc != 0)
