@@ -9,7 +9,7 @@
 # valgrind memcheck (_valgrind/). Run as root on Debian 12:
 #     sudo sh tests/check.sh
 # CI runs exactly this. CHECK_QUICK=1 leaves out the three extra runs
-# (about 20 of its 30 minutes on a 2-core machine); FUZZ_TIME sets the
+# (about 10 of its 20 minutes on a 2-core machine); FUZZ_TIME sets the
 # seconds per fuzz target (default 30).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
