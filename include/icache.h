@@ -83,14 +83,11 @@ unsigned icache_wb_failures(void);
 /* Drops entries whose objects were deleted behind our back; closes idle data fds. */
 void icache_sweep(void);
 
-/* Builds the handle for an object named 'name' under dirfd (no cache entry). */
 /*
- * Attributes and handle of name under dirfd with one statx() (READDIRPLUS
- * calls this per entry): EXDEV for an object on another file system.
+ * Attributes and handle (no cache entry) of name under dirfd, "" for dirfd
+ * itself, with one statx(): EXDEV for an object on another file system.
  */
 int fh_stat_for_name(const struct export *exp, int dirfd, const char *name, struct stat *st,
-    struct fh *out);
-int fh_for_name(const struct export *exp, int dirfd, const char *name, const struct stat *st,
     struct fh *out);
 /* The generation we use: derived from the birth time where the fs has one. */
 uint32_t gen_from_statx_btime(int64_t sec, uint32_t nsec);

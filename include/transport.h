@@ -40,6 +40,22 @@ struct rpc_req {
 	size_t len;
 };
 
+/*
+ * Word i of a call as it came off the wire, for a look before the XDR
+ * decode: RFC 5531 fixes 0 xid, 1 direction, 2 RPC version, 3 program,
+ * 4 version, 5 procedure.  0 if the call is too short to have it.
+ */
+static inline int
+req_call_word(const struct rpc_req *req, unsigned i, uint32_t *v)
+{
+	const uint8_t *p = req->buf + 4 * (size_t)i;
+
+	if (req->len < 4 * ((size_t)i + 1))
+		return 0;
+	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return 1;
+}
+
 struct listen_spec {
 	const char *bind_addr;		/* NULL: all addresses, IPv4 and IPv6 */
 	uint16_t ports[2];		/* NFS and MOUNT */

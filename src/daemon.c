@@ -149,8 +149,8 @@ raise_fd_limit(void)
 }
 
 /*
- * Every 1 MiB WRITE arrives in a fresh record buffer and every READ reply
- * needs one.  With glibc's defaults such buffers come from mmap, or the
+ * Every 1 MiB WRITE arrives in a fresh record buffer.  With glibc's
+ * defaults such buffers come from mmap, or the
  * heap top is trimmed when they are freed, and the next one is faulted
  * in and zeroed page by page by the one thread that reads all sockets
  * (7 % of its time under a write stream, measured).  Keep up to 64 MiB of

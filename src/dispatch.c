@@ -243,15 +243,10 @@ reply_rpc_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid)
 static int
 call_with_other_rpcvers(const struct rpc_req *req, uint32_t *xid)
 {
-	const unsigned char *p = req->buf;
 	uint32_t direction, rpcvers;
 
-	if (req->len < 12)
-		return 0;
-	*xid = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	direction = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 | (uint32_t)p[6] << 8 | p[7];
-	rpcvers = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
-	return direction == CALL && rpcvers != RPC_MSG_VERSION;
+	return req_call_word(req, 0, xid) && req_call_word(req, 1, &direction) &&
+	    req_call_word(req, 2, &rpcvers) && direction == CALL && rpcvers != RPC_MSG_VERSION;
 }
 
 /* Decodes the AUTH_SYS body into cred without allocating. */

@@ -627,8 +627,7 @@ fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
 	}
 	if (fd < 0)
 		return errno == ELOOP || errno == EXDEV ? EACCES : errno;
-	if (fstat(fd, &st) < 0 || (err = fh_for_name(exp, fd, "", &st, fh)) != 0) {
-		err = err ? err : errno;
+	if ((err = fh_stat_for_name(exp, fd, "", &st, fh)) != 0) {
 		close(fd);
 		return err;
 	}

@@ -351,20 +351,6 @@ fh_from_statx(const struct export *exp, int dirfd, const char *name, const struc
 	kernel_handle(dirfd, name, out);
 }
 
-int
-fh_for_name(const struct export *exp, int dirfd, const char *name, const struct stat *st,
-    struct fh *out)
-{
-	struct statx stx;
-
-	if (statx_at(dirfd, name, &stx) < 0)
-		return errno;
-	if (stx.stx_ino != st->st_ino || statx_dev(&stx) != exp->dev)
-		return ESTALE;	/* changed between the two looks: let the client retry */
-	fh_from_statx(exp, dirfd, name, &stx, out);
-	return 0;
-}
-
 static void
 stat_from_statx(const struct statx *stx, struct stat *st)
 {

@@ -144,19 +144,14 @@ ring_push(struct clientq *c)
 static int
 is_bulk(const struct rpc_req *req)
 {
-	const uint8_t *p = req->buf;
 	uint32_t prog, vers, proc;
 
-	if (req->len < 24)
+	if (!req_call_word(req, 3, &prog) || !req_call_word(req, 4, &vers) ||
+	    !req_call_word(req, 5, &proc) || prog != 100003)	/* NFS */
 		return 0;
-	prog = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
-	vers = (uint32_t)p[16] << 24 | (uint32_t)p[17] << 16 | (uint32_t)p[18] << 8 | p[19];
-	proc = (uint32_t)p[20] << 24 | (uint32_t)p[21] << 16 | (uint32_t)p[22] << 8 | p[23];
-	if (prog != 100003)
-		return 0;
-	if (vers == 3)
+	if (vers == 3)	/* READ, WRITE, READDIR, READDIRPLUS, COMMIT */
 		return proc == 6 || proc == 7 || proc == 16 || proc == 17 || proc == 21;
-	if (vers == 2)
+	if (vers == 2)	/* READ, WRITE, READDIR */
 		return proc == 6 || proc == 8 || proc == 16;
 	return 0;
 }
