@@ -33,5 +33,12 @@ void creds_squash(const struct rpc_cred *in, const struct export_opts *o, struct
 int creds_apply(struct creds_state *st, const struct eff_cred *c);
 /* Back to the daemon's own identity (needed for open_by_handle_at). */
 int creds_root(struct creds_state *st);
+/*
+ * Opens the object behind the descriptor pathfd (an O_PATH one, through
+ * /proc/self/fd) as the daemon, then returns to the identity st had, so a
+ * client's permissions neither block nor strand the new descriptor.
+ * Callers check the client's own rights. -1 with errno.
+ */
+int creds_reopen_as_daemon(struct creds_state *st, int pathfd, int flags);
 
 #endif

@@ -23,12 +23,17 @@ struct creds_state;
 struct inode_ent {
 	struct fh fh;		/* the handle this entry answers to */
 	int fd;			/* O_PATH, owned by the cache */
-	int rdfd;		/* O_RDONLY for regular files, opened on first READ */
+	int rdfd;		/* O_RDONLY: a file's on first READ, a directory's on first sync */
 	int wrfd;		/* O_RDWR, opened on first WRITE */
 	int dirty;		/* unstable writes not yet synced (under the cache lock) */
 	int wb_err;		/* a write-back error not yet reported to a client */
 	int wb_busy;		/* the sweeper is syncing it: COMMIT waits */
 	unsigned sweep_pass;	/* the last sweep that looked at it */
+	/* durable.c's, under its own lock: metadata syncs, shared by callers */
+	uint64_t synced_upto;	/* every change stamped up to this is durable */
+	uint64_t failed_upto;	/* a sync covering changes up to this failed ... */
+	int failed_err;		/* ... with this errno */
+	int syncing;		/* a sync is running */
 	long last_used;		/* monotonic seconds, for closing idle data descriptors */
 	mode_t type;		/* S_IFMT bits */
 	/* cache internals */
@@ -65,7 +70,18 @@ void icache_forget(struct inode_ent *e);
  */
 int icache_read_fd(struct inode_ent *e, struct creds_state *cs);
 int icache_write_fd(struct inode_ent *e, struct creds_state *cs);
+/*
+ * A descriptor fsync accepts (it refuses O_PATH ones): the data descriptor
+ * of a regular file, a read-only one kept for a directory. EINVAL for
+ * objects that cannot be opened to sync (symlinks, devices, FIFOs).
+ */
+int icache_fsync_fd(struct inode_ent *e, struct creds_state *cs);
 void icache_mark_dirty(struct inode_ent *e);
+/*
+ * A write-back failure seen outside WRITE and COMMIT: the next WRITE or
+ * COMMIT on the file reports it, and the write verifier changes.
+ */
+void icache_note_wb_error(struct inode_ent *e, int err);
 /* A write-back error seen since the last call (reported once), or 0. */
 int icache_take_error(struct inode_ent *e);
 /*

@@ -1,7 +1,10 @@
 /* Credential squashing and per-thread identity switching. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -116,4 +119,26 @@ creds_root(struct creds_state *st)
 	struct eff_cred root = { 0 };
 
 	return creds_apply(st, &root);
+}
+
+int
+creds_reopen_as_daemon(struct creds_state *st, int pathfd, int flags)
+{
+	struct eff_cred saved = st->cur;
+	int was_valid = st->valid, fd, err;
+	char path[64];
+
+	if (creds_root(st) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", pathfd);
+	fd = open(path, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	err = errno;
+	if (was_valid && creds_apply(st, &saved) < 0) {
+		if (fd >= 0)
+			close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	errno = err;
+	return fd;
 }

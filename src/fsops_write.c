@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dispatch.h"
+#include "durable.h"
 #include "exports.h"
 #include "fsops.h"
 #include "icache.h"
@@ -66,6 +67,25 @@ begin_modify(struct fs_ctx *ctx)
 	if (fs_readonly(ctx))
 		return EROFS;
 	return 0;
+}
+
+/*
+ * On a sync export the change is on stable storage before the call
+ * returns (durable.h): the object that changed, then the directory whose
+ * entries did, as knfsd's commit_metadata does.  Either may be NULL.
+ */
+static int
+make_durable(struct fs_ctx *ctx, struct inode_ent *obj, struct inode_ent *dir)
+{
+	int err = 0;
+
+	if (!durable_wanted(ctx))
+		return 0;
+	if (obj && (err = durable_sync(ctx, obj)) != 0)
+		return err;
+	if (dir && dir != obj)
+		err = durable_sync(ctx, dir);
+	return err;
 }
 
 static int
@@ -169,7 +189,9 @@ fs_setattr(struct fs_ctx *ctx, const struct fs_sattr *sa, const struct timespec 
 		return err;
 	if (guard_ctime && !same_time(guard_ctime, &st.st_ctim))
 		return ENOTSYNC;
-	return apply_sattr(ctx, sa);
+	if ((err = apply_sattr(ctx, sa)) != 0)
+		return err;
+	return make_durable(ctx, ctx->ent, NULL);
 }
 
 /* ---- data ---- */
@@ -213,7 +235,7 @@ fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
 		done += (size_t)n;
 	}
 	*written = done;
-	if (ctx->client->opts.flags & EXP_ASYNC) {
+	if (!durable_wanted(ctx)) {
 		/* async: acknowledged as stable without waiting, as exports(5) warns. */
 		icache_mark_dirty(ctx->ent);
 		*committed = FS_FILE_SYNC;
@@ -318,8 +340,8 @@ create_exclusive(struct fs_ctx *dir, const char *name, const uint8_t verf[FS_VER
 	return fs_getattr(child, st);
 }
 
-int
-fs_create(struct fs_ctx *dir, const char *name, enum fs_createmode how,
+static int
+create_object(struct fs_ctx *dir, const char *name, enum fs_createmode how,
     const struct fs_sattr *sa, const uint8_t verf[FS_VERF_LEN], struct fs_ctx *child,
     struct stat *st)
 {
@@ -346,8 +368,8 @@ fs_create(struct fs_ctx *dir, const char *name, enum fs_createmode how,
 	return finish_create(child, sa, st);
 }
 
-int
-fs_mkdir(struct fs_ctx *dir, const char *name, const struct fs_sattr *sa,
+static int
+mkdir_object(struct fs_ctx *dir, const char *name, const struct fs_sattr *sa,
     struct fs_ctx *child, struct stat *st)
 {
 	int err = begin_dir_modify(dir, name);
@@ -363,8 +385,8 @@ fs_mkdir(struct fs_ctx *dir, const char *name, const struct fs_sattr *sa,
 	return finish_create(child, sa, st);
 }
 
-int
-fs_symlink(struct fs_ctx *dir, const char *name, const char *target,
+static int
+symlink_object(struct fs_ctx *dir, const char *name, const char *target,
     const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st)
 {
 	int err = begin_dir_modify(dir, name);
@@ -382,8 +404,8 @@ fs_symlink(struct fs_ctx *dir, const char *name, const char *target,
 	return finish_create(child, sa, st);
 }
 
-int
-fs_mknod(struct fs_ctx *dir, const char *name, mode_t type, dev_t rdev,
+static int
+mknod_object(struct fs_ctx *dir, const char *name, mode_t type, dev_t rdev,
     const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st)
 {
 	int err = begin_dir_modify(dir, name);
@@ -402,6 +424,44 @@ fs_mknod(struct fs_ctx *dir, const char *name, mode_t type, dev_t rdev,
 	if ((err = enter_child(dir, name, child, st)) != 0)
 		return err;
 	return finish_create(child, sa, st);
+}
+
+/* A new object is durable with its directory entry, as one. */
+static int
+created(struct fs_ctx *dir, struct fs_ctx *child, int err)
+{
+	if (err)
+		return err;
+	return make_durable(dir, child->ent, dir->ent);
+}
+
+int
+fs_create(struct fs_ctx *dir, const char *name, enum fs_createmode how,
+    const struct fs_sattr *sa, const uint8_t verf[FS_VERF_LEN], struct fs_ctx *child,
+    struct stat *st)
+{
+	return created(dir, child, create_object(dir, name, how, sa, verf, child, st));
+}
+
+int
+fs_mkdir(struct fs_ctx *dir, const char *name, const struct fs_sattr *sa,
+    struct fs_ctx *child, struct stat *st)
+{
+	return created(dir, child, mkdir_object(dir, name, sa, child, st));
+}
+
+int
+fs_symlink(struct fs_ctx *dir, const char *name, const char *target,
+    const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st)
+{
+	return created(dir, child, symlink_object(dir, name, target, sa, child, st));
+}
+
+int
+fs_mknod(struct fs_ctx *dir, const char *name, mode_t type, dev_t rdev,
+    const struct fs_sattr *sa, struct fs_ctx *child, struct stat *st)
+{
+	return created(dir, child, mknod_object(dir, name, type, rdev, sa, child, st));
 }
 
 /* ---- removing and renaming ---- */
@@ -431,7 +491,9 @@ remove_common(struct fs_ctx *dir, const char *name, int flags)
 		return ENOTDIR;
 	if ((err = check_old_name(name, flags & AT_REMOVEDIR)) != 0)
 		return err;
-	return unlinkat(dir->ent->fd, name, flags) < 0 ? errno : 0;
+	if (unlinkat(dir->ent->fd, name, flags) < 0)
+		return errno;
+	return make_durable(dir, NULL, dir->ent);
 }
 
 int
@@ -459,7 +521,9 @@ fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const char 
 		return EXDEV;
 	if ((err = check_old_name(fname, 0)) != 0 || (err = check_old_name(tname, 0)) != 0)
 		return err;
-	return renameat(from->ent->fd, fname, to->ent->fd, tname) < 0 ? errno : 0;
+	if (renameat(from->ent->fd, fname, to->ent->fd, tname) < 0)
+		return errno;
+	return make_durable(from, from->ent, to->ent);
 }
 
 int
@@ -476,5 +540,7 @@ fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name)
 		return EISDIR;
 	/* Via /proc: linkat(AT_EMPTY_PATH) would need CAP_DAC_READ_SEARCH. */
 	icache_proc_path(file->ent, path, sizeof(path));
-	return linkat(AT_FDCWD, path, dir->ent->fd, name, AT_SYMLINK_FOLLOW) < 0 ? errno : 0;
+	if (linkat(AT_FDCWD, path, dir->ent->fd, name, AT_SYMLINK_FOLLOW) < 0)
+		return errno;
+	return make_durable(dir, file->ent, dir->ent);
 }

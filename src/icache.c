@@ -702,31 +702,15 @@ icache_proc_path(const struct inode_ent *e, char *buf, size_t len)
 static int
 data_fd(struct inode_ent *e, struct creds_state *cs, int *slot, int flags)
 {
-	struct eff_cred saved;
-	int was_valid = cs->valid, fd, err;
-	char path[64];
+	int fd;
 
 	pthread_mutex_lock(&lock);
 	fd = *slot;
 	pthread_mutex_unlock(&lock);
 	if (fd >= 0)
 		return fd;
-	saved = cs->cur;
-	if (creds_root(cs) < 0)
+	if ((fd = creds_reopen_as_daemon(cs, e->fd, flags)) < 0)
 		return -1;
-	icache_proc_path(e, path, sizeof(path));
-	fd = open(path, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	err = errno;
-	if (was_valid && creds_apply(cs, &saved) < 0) {
-		if (fd >= 0)
-			close(fd);
-		errno = EPERM;
-		return -1;
-	}
-	if (fd < 0) {
-		errno = err;
-		return -1;
-	}
 	pthread_mutex_lock(&lock);
 	if (*slot < 0) {
 		*slot = fd;
@@ -754,6 +738,21 @@ icache_write_fd(struct inode_ent *e, struct creds_state *cs)
 }
 
 int
+icache_fsync_fd(struct inode_ent *e, struct creds_state *cs)
+{
+	switch (e->type) {
+	case S_IFREG:
+		return icache_read_fd(e, cs);
+	case S_IFDIR:
+		/* rdfd is otherwise unused for directories (listings open their own). */
+		return data_fd(e, cs, &e->rdfd, O_RDONLY | O_DIRECTORY);
+	default:
+		errno = EINVAL;	/* symlinks, devices, FIFOs, sockets: no fsync of their own */
+		return -1;
+	}
+}
+
+int
 icache_take_error(struct inode_ent *e)
 {
 	int err;
@@ -763,6 +762,15 @@ icache_take_error(struct inode_ent *e)
 	e->wb_err = 0;
 	pthread_mutex_unlock(&lock);
 	return err;
+}
+
+void
+icache_note_wb_error(struct inode_ent *e, int err)
+{
+	__atomic_add_fetch(&wb_failures, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_lock(&lock);
+	e->wb_err = err;
+	pthread_mutex_unlock(&lock);
 }
 
 void

@@ -13,6 +13,11 @@
 #     restart: the content is intact
 #   - with strace (when it can attach): UNSTABLE writes do not sync, COMMIT
 #     and FILE_SYNC / DATA_SYNC writes do, an async export does not
+#   - with strace: on the sync export every call that changes metadata
+#     (CREATE, MKDIR, SYMLINK, MKNOD, LINK, RENAME, REMOVE, RMDIR, SETATTR),
+#     over NFSv3 and NFSv2, syncs before it answers; on the async export
+#     none does (the power-loss test, integ_powerloss.sh, shows what that
+#     buys)
 . "$(dirname "$0")/lib.sh"
 
 need_cmd sha256sum stat
@@ -261,6 +266,86 @@ syncs_after() {
 	tail -n +$((before + 1)) "$T/strace.out" | grep -Eo '(fsync|fdatasync|sync_file_range|syncfs|sync)\(' | tr -d '(' | sort -u | tr '\n' ' '
 }
 
+NFS2PROBE=${NFS2PROBE:-$top_builddir/tests/nfs2probe}
+# v2 COMMAND ARGS...: nfs2probe over UDP, the transport of v2's clients
+v2() {
+	"$NFS2PROBE" 127.0.0.1 "$NFS_PORT" udp "$@"
+}
+v2root() {
+	local out
+	out=$("$NFS2PROBE" 127.0.0.1 "$MOUNT_PORT" udp mnt "$1") || return 1
+	[ "$(field status "$out")" = 0 ] || return 1
+	field fh "$out"
+}
+
+# synced DESC WANT CMD...: CMD answers status 0, and the daemon synced
+# meanwhile (WANT=yes) or did not (WANT=no)
+synced() {
+	local desc=$1 want=$2 s
+	shift 2
+	s=$(syncs_after "$@")
+	OUT=$(cat "$T/cmd.out")
+	if [ "$(field status "$OUT")" != 0 ]; then
+		not_ok "$desc: status '$(field status "$OUT")'" "$OUT"
+	elif [ "$want" = yes ] && [[ $s != *sync* ]]; then
+		not_ok "$desc answered before any fsync: not durable" "$OUT"
+	elif [ "$want" = no ] && [ -n "$s" ]; then
+		not_ok "$desc synced ($s) on an async export" "$OUT"
+	else
+		ok "$desc (${s:-no sync})"
+	fi
+}
+
+# metadata_ops WANT ROOT TAG: each v3 modifying call under ROOT
+metadata_ops() {
+	local want=$1 root=$2 tag=$3 f d
+	synced "v3 CREATE on the $tag export" "$want" nfs_probe tcp create "$root" "m_$tag" guarded 0644
+	f=$(field fh "$OUT")
+	synced "v3 MKDIR on the $tag export" "$want" nfs_probe tcp mkdir "$root" "d_$tag" 0755
+	d=$(field fh "$OUT")
+	synced "v3 SYMLINK on the $tag export" "$want" nfs_probe tcp symlink "$root" "s_$tag" target
+	synced "v3 MKNOD (FIFO) on the $tag export" "$want" nfs_probe tcp mknod "$root" "p_$tag" fifo
+	synced "v3 LINK on the $tag export" "$want" nfs_probe tcp link "$f" "$d" "l_$tag"
+	synced "v3 RENAME within a directory on the $tag export" "$want" \
+		nfs_probe tcp rename "$root" "m_$tag" "$root" "n_$tag"
+	synced "v3 RENAME across directories on the $tag export" "$want" \
+		nfs_probe tcp rename "$root" "n_$tag" "$d" "m_$tag"
+	synced "v3 SETATTR mode on the $tag export" "$want" nfs_probe tcp setattr "$f" mode=0600
+	synced "v3 SETATTR size on the $tag export" "$want" nfs_probe tcp setattr "$f" size=4096
+	synced "v3 SETATTR of a directory on the $tag export" "$want" nfs_probe tcp setattr "$d" mode=0700
+	synced "v3 REMOVE on the $tag export" "$want" nfs_probe tcp remove "$d" "l_$tag"
+	synced "v3 REMOVE of a symlink on the $tag export" "$want" nfs_probe tcp remove "$root" "s_$tag"
+	synced "v3 REMOVE of a FIFO on the $tag export" "$want" nfs_probe tcp remove "$root" "p_$tag"
+	synced "v3 REMOVE of a renamed file on the $tag export" "$want" nfs_probe tcp remove "$d" "m_$tag"
+	synced "v3 RMDIR on the $tag export" "$want" nfs_probe tcp rmdir "$root" "d_$tag"
+}
+
+# the same over NFSv2, where every modifying call is synchronous
+metadata_ops_v2() {
+	local want=$1 root=$2 tag=$3 f d
+	synced "v2 CREATE on the $tag export" "$want" v2 create "$root" "m2_$tag" mode=0644
+	f=$(field fh "$OUT")
+	synced "v2 MKDIR on the $tag export" "$want" v2 mkdir "$root" "d2_$tag" mode=0755
+	d=$(field fh "$OUT")
+	synced "v2 SYMLINK on the $tag export" "$want" v2 symlink "$root" "s2_$tag" target
+	synced "v2 LINK on the $tag export" "$want" v2 link "$f" "$d" "l2_$tag"
+	synced "v2 RENAME on the $tag export" "$want" v2 rename "$root" "m2_$tag" "$d" "n2_$tag"
+	synced "v2 SETATTR on the $tag export" "$want" v2 setattr "$f" mode=0600
+	synced "v2 REMOVE on the $tag export" "$want" v2 remove "$d" "l2_$tag"
+	synced "v2 REMOVE of a symlink on the $tag export" "$want" v2 remove "$root" "s2_$tag"
+	synced "v2 REMOVE of a file on the $tag export" "$want" v2 remove "$d" "n2_$tag"
+	synced "v2 RMDIR on the $tag export" "$want" v2 rmdir "$root" "d2_$tag"
+}
+
+metadata_syncs() {
+	local r2 a2
+	metadata_ops yes "$ROOT_tcp" sync
+	metadata_ops no "$AROOT" async
+	r2=$(v2root "$EXPORT") && a2=$(v2root "$ASYNC") || { not_ok "MOUNT v1 MNT failed"; return; }
+	metadata_ops_v2 yes "$r2" sync
+	metadata_ops_v2 no "$a2" async
+}
+
 if command -v strace >/dev/null 2>&1 && strace_start; then
 	for p in udp tcp; do
 		eval "root=\$ROOT_$p"
@@ -280,6 +365,7 @@ if command -v strace >/dev/null 2>&1 && strace_start; then
 		s=$(syncs_after nfs_probe $p write "$A" 0 filesync "$(hex async)")
 		expect_eq "a WRITE on the async export does not sync over $p" "$s" ""
 	done
+	metadata_syncs
 	strace_stop
 	expect_eq "the traced writes" "$(cat "$EXPORT/traced_tcp")" onetwothree
 else
