@@ -41,6 +41,11 @@ typedef void (*rpc_handler)(struct rpc_call *call, void *args, void *res);
 
 #define PROC_AUTH_SYS	0x1	/* AUTH_NONE is too weak for this procedure */
 #define PROC_DRC	0x2	/* not idempotent: retransmissions answered from the DRC */
+/*
+ * May wait on the disk for milliseconds (data I/O, an fsync before the
+ * reply): the work queue keeps workers free for the other calls (workq.c).
+ */
+#define PROC_BULK	0x4
 
 struct rpc_proc {
 	const char *name;
@@ -69,6 +74,8 @@ void dispatch_register(const struct rpc_program *prog);
 struct worker *worker_new(void);
 void worker_free(struct worker *w);
 void dispatch_request(struct worker *w, struct rpc_req *req);
+/* Is the call in req PROC_BULK? Read from its header, before decoding. */
+int dispatch_is_bulk(const struct rpc_req *req);
 
 /* Zeroed per-call memory for results; released when the reply has gone. */
 void *call_alloc(struct rpc_call *call, size_t n);

@@ -14,10 +14,13 @@ struct rpc_req;
 struct worker;
 
 typedef void (*workq_fn)(struct worker *w, struct rpc_req *req);
+/* Is req a bulk call (one that may wait on the disk)? See workq.c. */
+typedef int (*workq_bulk_fn)(const struct rpc_req *req);
 typedef struct worker *(*worker_new_fn)(void);
 typedef void (*worker_free_fn)(struct worker *w);
 
-int workq_start(unsigned nthreads, workq_fn fn, worker_new_fn mk, worker_free_fn rm);
+int workq_start(unsigned nthreads, workq_fn fn, workq_bulk_fn is_bulk, worker_new_fn mk,
+    worker_free_fn rm);
 /* Returns -1 when the queue, or this client's share of it, is full (drop or defer). */
 int workq_push(struct rpc_req *req);
 size_t workq_length(void);

@@ -363,7 +363,7 @@ daemon_run(const struct daemon_opts *o)
 	dispatch_register(&mount_program);
 	if (icache_start_sweeper() < 0)
 		startup_failed("cannot start the inode cache sweeper");
-	if (workq_start(o->threads, dispatch_request, worker_new, worker_free) < 0)
+	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
 	if (!o->no_rpcbind && register_programs(o, err, sizeof(err)) < 0) {
 		rpcreg_unset_all();

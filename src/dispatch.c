@@ -294,6 +294,23 @@ find_version(const struct rpc_program *p, uint32_t vers)
 	return NULL;
 }
 
+int
+dispatch_is_bulk(const struct rpc_req *req)
+{
+	const struct rpc_program *p;
+	const struct rpc_version *v;
+	uint32_t prog, vers, proc;
+
+	/* xid, direction, rpcvers, prog, vers, proc */
+	if (!req_call_word(req, 3, &prog) || !req_call_word(req, 4, &vers) ||
+	    !req_call_word(req, 5, &proc))
+		return 0;
+	if ((p = find_program(prog)) == NULL || (v = find_version(p, vers)) == NULL ||
+	    proc >= v->nprocs)
+		return 0;
+	return (v->procs[proc].flags & PROC_BULK) != 0;
+}
+
 static size_t
 run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
     const struct rpc_proc *proc)

@@ -679,10 +679,14 @@ nfs2_statfs(struct rpc_call *call, void *argp, void *resp)
 
 #define PROC(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, PROC_AUTH_SYS }
-/* Not idempotent: a retransmission must not run twice. */
+/* Reads and lists that may wait on the disk. */
+#define PROC_IO(name, argt, rest, fn) \
+	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
+	  PROC_AUTH_SYS | PROC_BULK }
+/* Not idempotent, and synchronous (v2 has no other kind): waits for the disk. */
 #define PROC_ONCE(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_DRC }
+	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK }
 #define PROC_VOID(name) { name, XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs2_void, 0 }
 
 const struct rpc_proc nfs2_procs[NFS2_NPROCS] = {
@@ -692,7 +696,7 @@ const struct rpc_proc nfs2_procs[NFS2_NPROCS] = {
 	[NFSPROC_ROOT] = PROC_VOID("ROOT"),
 	[NFSPROC_LOOKUP] = PROC("LOOKUP", diropargs, diropres, nfs2_lookup),
 	[NFSPROC_READLINK] = PROC("READLINK", nfs_fh, readlinkres, nfs2_readlink),
-	[NFSPROC_READ] = PROC("READ", readargs, readres, nfs2_read),
+	[NFSPROC_READ] = PROC_IO("READ", readargs, readres, nfs2_read),
 	[NFSPROC_WRITECACHE] = PROC_VOID("WRITECACHE"),
 	[NFSPROC_WRITE] = PROC_ONCE("WRITE", writeargs, attrstat, nfs2_write),
 	[NFSPROC_CREATE] = PROC_ONCE("CREATE", createargs, diropres, nfs2_create),
@@ -702,6 +706,6 @@ const struct rpc_proc nfs2_procs[NFS2_NPROCS] = {
 	[NFSPROC_SYMLINK] = PROC_ONCE("SYMLINK", symlinkargs, nfsstat, nfs2_symlink),
 	[NFSPROC_MKDIR] = PROC_ONCE("MKDIR", createargs, diropres, nfs2_mkdir),
 	[NFSPROC_RMDIR] = PROC_ONCE("RMDIR", diropargs, nfsstat, nfs2_rmdir),
-	[NFSPROC_READDIR] = PROC("READDIR", readdirargs, readdirres, nfs2_readdir),
+	[NFSPROC_READDIR] = PROC_IO("READDIR", readdirargs, readdirres, nfs2_readdir),
 	[NFSPROC_STATFS] = PROC("STATFS", nfs_fh, statfsres, nfs2_statfs),
 };

@@ -880,10 +880,17 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 
 #define PROC(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, PROC_AUTH_SYS }
-/* Not idempotent: a retransmission must not run twice. */
+/* Reads and lists that may wait on the disk. */
+#define PROC_IO(name, argt, rest, fn) \
+	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
+	  PROC_AUTH_SYS | PROC_BULK }
+/*
+ * Not idempotent: a retransmission must not run twice. Each changes the
+ * file system, so on a sync export it waits for the disk before replying.
+ */
 #define PROC_ONCE(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_DRC }
+	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK }
 
 static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_NULL] = { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs3_null, 0 },
@@ -892,9 +899,10 @@ static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_LOOKUP] = PROC("LOOKUP", LOOKUP3args, LOOKUP3res, nfs3_lookup),
 	[NFSPROC3_ACCESS] = PROC("ACCESS", ACCESS3args, ACCESS3res, nfs3_access),
 	[NFSPROC3_READLINK] = PROC("READLINK", READLINK3args, READLINK3res, nfs3_readlink),
-	[NFSPROC3_READ] = PROC("READ", READ3args, READ3res, nfs3_read),
+	[NFSPROC3_READ] = PROC_IO("READ", READ3args, READ3res, nfs3_read),
 	[NFSPROC3_WRITE] = { "WRITE", XDRPROC(xdr_WRITE3args_inplace), sizeof(WRITE3args),
-	    XDRPROC(xdr_WRITE3res), sizeof(WRITE3res), nfs3_write, PROC_AUTH_SYS | PROC_DRC },
+	    XDRPROC(xdr_WRITE3res), sizeof(WRITE3res), nfs3_write,
+	    PROC_AUTH_SYS | PROC_DRC | PROC_BULK },
 	[NFSPROC3_CREATE] = PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
 	[NFSPROC3_MKDIR] = PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
 	[NFSPROC3_SYMLINK] = PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),
@@ -903,12 +911,13 @@ static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_RMDIR] = PROC_ONCE("RMDIR", RMDIR3args, RMDIR3res, nfs3_rmdir),
 	[NFSPROC3_RENAME] = PROC_ONCE("RENAME", RENAME3args, RENAME3res, nfs3_rename),
 	[NFSPROC3_LINK] = PROC_ONCE("LINK", LINK3args, LINK3res, nfs3_link),
-	[NFSPROC3_READDIR] = PROC("READDIR", READDIR3args, READDIR3res, nfs3_readdir),
-	[NFSPROC3_READDIRPLUS] = PROC("READDIRPLUS", READDIRPLUS3args, READDIRPLUS3res, nfs3_readdirplus),
+	[NFSPROC3_READDIR] = PROC_IO("READDIR", READDIR3args, READDIR3res, nfs3_readdir),
+	[NFSPROC3_READDIRPLUS] = PROC_IO("READDIRPLUS", READDIRPLUS3args, READDIRPLUS3res,
+	    nfs3_readdirplus),
 	[NFSPROC3_FSSTAT] = PROC("FSSTAT", FSSTAT3args, FSSTAT3res, nfs3_fsstat),
 	[NFSPROC3_FSINFO] = PROC("FSINFO", FSINFO3args, FSINFO3res, nfs3_fsinfo),
 	[NFSPROC3_PATHCONF] = PROC("PATHCONF", PATHCONF3args, PATHCONF3res, nfs3_pathconf),
-	[NFSPROC3_COMMIT] = PROC("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
+	[NFSPROC3_COMMIT] = PROC_IO("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
 };
 
 /* The NFS program: version 2 (nfs2.c) and version 3, sharing one file-system layer. */

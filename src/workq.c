@@ -3,9 +3,9 @@
  * turn: a client that floods the server waits behind its own requests
  * while everyone else's still get a worker at once.
  *
- * Within a client's queue, bulk calls (READ, WRITE, COMMIT, READDIR,
- * READDIRPLUS: milliseconds each at 1 MiB) and light ones (everything
- * else: microseconds) wait apart, light first but never more than
+ * Within a client's queue, bulk calls (those the procedure tables mark
+ * PROC_BULK: data I/O and calls that sync, milliseconds each) and light
+ * ones (everything else: microseconds) wait apart, light first but never more than
  * LIGHT_STREAK in a row while bulk waits; and bulk calls may occupy all
  * workers but BULK_SPARE.  So a GETATTR never queues behind a stream of
  * 1 MiB WRITEs, its own client's or anyone's, and no worker is left free
@@ -57,6 +57,7 @@ static int q_stopped;		/* workq_stop is done: no worker is left */
 static pthread_t *threads;
 static unsigned nthreads_started;
 static workq_fn q_fn;
+static workq_bulk_fn q_is_bulk;
 static worker_new_fn q_mk;
 static worker_free_fn q_rm;
 
@@ -138,22 +139,6 @@ ring_push(struct clientq *c)
 	else
 		ring_head = c;
 	ring_tail = c;
-}
-
-/* NFS v2/v3 READ, WRITE, COMMIT, READDIR(PLUS): see the top of the file. */
-static int
-is_bulk(const struct rpc_req *req)
-{
-	uint32_t prog, vers, proc;
-
-	if (!req_call_word(req, 3, &prog) || !req_call_word(req, 4, &vers) ||
-	    !req_call_word(req, 5, &proc) || prog != 100003)	/* NFS */
-		return 0;
-	if (vers == 3)	/* READ, WRITE, READDIR, READDIRPLUS, COMMIT */
-		return proc == 6 || proc == 7 || proc == 16 || proc == 17 || proc == 21;
-	if (vers == 2)	/* READ, WRITE, READDIR */
-		return proc == 6 || proc == 8 || proc == 16;
-	return 0;
 }
 
 static void
@@ -266,12 +251,14 @@ out:
 }
 
 int
-workq_start(unsigned nthreads, workq_fn fn, worker_new_fn mk, worker_free_fn rm)
+workq_start(unsigned nthreads, workq_fn fn, workq_bulk_fn is_bulk, worker_new_fn mk,
+    worker_free_fn rm)
 {
 	sigset_t all, old;
 	int rc = 0;
 
 	q_fn = fn;
+	q_is_bulk = is_bulk;
 	q_mk = mk;
 	q_rm = rm;
 	bulk_max = nthreads > BULK_SPARE ? nthreads - BULK_SPARE : 1;
@@ -298,6 +285,7 @@ int
 workq_push(struct rpc_req *req)
 {
 	struct clientq *c;
+	int bulk = q_is_bulk(req);
 
 	pthread_mutex_lock(&q_lock);
 	c = clientq_for(req);
@@ -311,7 +299,7 @@ workq_push(struct rpc_req *req)
 		pthread_mutex_unlock(&q_lock);
 		return -1;
 	}
-	fifo_push(is_bulk(req) ? &c->bulk : &c->light, req);
+	fifo_push(bulk ? &c->bulk : &c->light, req);
 	c->len++;
 	q_len++;
 	if (!c->in_ring)
