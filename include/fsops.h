@@ -1,8 +1,9 @@
 /*
  * File-system operations shared by every protocol version: handle
  * resolution, export access checks, credentials, and the work itself.
- * Protocol modules (nfs3.c, later nfs2.c) only decode, call these and
- * encode. Every function returns 0 or an errno value; errmap.c turns that
+ * Protocol modules (nfs3.c, nfs2.c, mountd.c) only decode, call these
+ * and encode; every call that names a handle passes access.h's gate
+ * first. Every function returns 0 or an errno value; errmap.c turns that
  * into the version's status code.
  */
 #ifndef USERNFSD_FSOPS_H
@@ -17,24 +18,10 @@
 #include "errmap.h"
 #include "fh.h"
 
-struct rpc_call;
-struct export;
-struct export_client;
+#include "access.h"
+
 struct inode_ent;
 
-struct fs_ctx {
-	struct rpc_call *call;
-	const struct export *exp;
-	const struct export_client *client;
-	struct inode_ent *ent;
-	struct eff_cred cred;
-};
-
-/* Resolves a wire handle and checks this client may use it. */
-int fs_begin(struct rpc_call *call, const void *fh, size_t fhlen, struct fs_ctx *ctx);
-void fs_end(struct fs_ctx *ctx);
-int fs_export_access(struct rpc_call *call, const struct export *exp,
-    const struct export_client **client);
 int fs_readonly(const struct fs_ctx *ctx);
 /* Attributes of ctx's object; ESTALE (and forgotten) once it is deleted. */
 
