@@ -7,6 +7,7 @@
 #define DEFAULT_NFS_PORT 2049
 #define DEFAULT_MOUNT_PORT 20048
 #define DEFAULT_THREADS 16
+#define DEFAULT_GRACE 90	/* seconds, as knfsd's lockd */
 
 struct daemon_opts {
 	const char *exports_file;
@@ -15,6 +16,9 @@ struct daemon_opts {
 	const char *statedir;
 	uint16_t nfs_port;
 	uint16_t mount_port;
+	uint16_t nlm_port;	/* 0: NLM on the NFS port */
+	unsigned grace_secs;
+	int no_nlm;
 	unsigned threads;
 	int foreground;
 	int no_rpcbind;

@@ -63,14 +63,20 @@ struct rpc_version {
 	unsigned nprocs;
 };
 
+/* Which of our ports a program is registered on with rpcbind. */
+enum rpc_service { RPC_SVC_NFS, RPC_SVC_MOUNT, RPC_SVC_NLM };
+
 struct rpc_program {
 	uint32_t prog;
 	const char *name;
 	const struct rpc_version *versions;
 	unsigned nversions;
+	enum rpc_service service;
 };
 
 void dispatch_register(const struct rpc_program *prog);
+/* The programs registered so far; returns how many. */
+size_t dispatch_programs(const struct rpc_program *const **out);
 struct worker *worker_new(void);
 void worker_free(struct worker *w);
 void dispatch_request(struct worker *w, struct rpc_req *req);

@@ -37,5 +37,9 @@ int errno_to_nfs2(int err);
 int errno_to_mnt3(int err);
 /* MOUNT v1/v2 fhstatus: an errno in the numbering v2 uses (never NFS2_DROP). */
 int errno_to_mnt1(int err);
+/* NLM version 4 status (nlm4_stats) for an errno value. */
+int errno_to_nlm4(int err);
+/* The NLM v1/v3 status (nlm_stats) for a version 4 one. */
+int nlm4_to_nlm1(int st);
 
 #endif

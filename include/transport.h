@@ -58,7 +58,7 @@ req_call_word(const struct rpc_req *req, unsigned i, uint32_t *v)
 
 struct listen_spec {
 	const char *bind_addr;		/* NULL: all addresses, IPv4 and IPv6 */
-	uint16_t ports[2];		/* NFS and MOUNT */
+	uint16_t ports[3];		/* NFS, MOUNT and NLM: distinct ones */
 	unsigned nports;
 };
 
@@ -89,5 +89,7 @@ size_t req_max_payload(const struct rpc_req *req);
 /* Printable peer address ("192.0.2.1" or "2001:db8::1"). */
 void req_peer_str(const struct rpc_req *req, char *buf, size_t len);
 uint16_t req_peer_port(const struct rpc_req *req);
+/* The address (port 0) of ours the call was sent to; 0 or -1. */
+int req_local_addr(const struct rpc_req *req, struct sockaddr_storage *out);
 
 #endif

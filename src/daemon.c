@@ -27,12 +27,18 @@
 #include "fh.h"
 #include "fsops.h"
 #include "icache.h"
+#include "locks.h"
 #include "log.h"
 #include "mountd.h"
 #include "nfs3.h"
+#include "nlm.h"
+#include "nsm.h"
 #include "rpcreg.h"
+#include "tasks.h"
 #include "transport.h"
 #include "workq.h"
+
+#define TASK_THREADS 4		/* callbacks to clients: a dead one costs a thread seconds */
 
 static volatile sig_atomic_t got_hup, got_term;
 
@@ -295,36 +301,75 @@ reload(const char *file)
 	notify("READY=1");
 }
 
-/* Every version we serve: NFS v2 and v3, MOUNT v1 and v2 (for v2 clients) and v3. */
+static uint16_t
+port_of(const struct daemon_opts *o, enum rpc_service s)
+{
+	switch (s) {
+	case RPC_SVC_MOUNT:
+		return o->mount_port;
+	case RPC_SVC_NLM:
+		return o->nlm_port ? o->nlm_port : o->nfs_port;
+	case RPC_SVC_NFS:
+		break;
+	}
+	return o->nfs_port;
+}
+
+/* Every version of every program we serve, each on its own port, as the tables say. */
 static int
 register_programs(const struct daemon_opts *o, char *err, size_t errlen)
 {
-	static const struct {
-		uint32_t prog, vers;
-		int mount;
-	} regs[] = {
-		{ NFS_PROGRAM_NUMBER, 2, 0 },
-		{ NFS_PROGRAM_NUMBER, 3, 0 },
-		{ MOUNT_PROGRAM_NUMBER, 1, 1 },
-		{ MOUNT_PROGRAM_NUMBER, 2, 1 },
-		{ MOUNT_PROGRAM_NUMBER, 3, 1 },
-	};
+	const struct rpc_program *const *progs;
+	size_t n = dispatch_programs(&progs);
 
-	for (size_t i = 0; i < ARRAY_SIZE(regs); i++)
-		if (rpcreg_set(regs[i].prog, regs[i].vers,
-		    regs[i].mount ? o->mount_port : o->nfs_port, err, errlen) < 0)
-			return -1;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned v = 0; v < progs[i]->nversions; v++)
+			if (rpcreg_set(progs[i]->prog, progs[i]->versions[v].vers,
+			    port_of(o, progs[i]->service), err, errlen) < 0)
+				return -1;
 	return 0;
+}
+
+/*
+ * The lock manager: our NSM state and the clients the last run had (they
+ * may reclaim during the grace period), then its threads.
+ */
+static void
+start_locking(const struct daemon_opts *o, rlim_t nofile)
+{
+	struct lk_config c = { .send_granted = nlm_grant_sender() };
+	char err[512];
+	int previous;
+
+	if (tasks_start(TASK_THREADS) < 0)
+		startup_failed("cannot start the background task threads");
+	if (o->no_nlm)
+		return;
+	if ((previous = nsm_load(o->statedir)) < 0) {
+		snprintf(err, sizeof(err), "state directory %s: cannot keep the NSM state: %s",
+		    o->statedir, strerror(errno));
+		startup_failed(err);
+	}
+	/* Nobody held a lock from us: nobody can reclaim, so no grace period. */
+	c.grace_secs = previous > 0 ? o->grace_secs : 0;
+	c.max_files = nofile / 8 < 4096 ? (unsigned)(nofile / 8) : 4096;
+	if (locks_start(&c) < 0)
+		startup_failed("cannot start the lock manager");
+	dispatch_register(&nlm_program);
+	if (previous > 0)
+		log_info("%d clients held locks before the restart: %u s grace period for "
+		    "their reclaims", previous, c.grace_secs);
 }
 
 int
 daemon_run(const struct daemon_opts *o)
 {
-	struct listen_spec ls = { .bind_addr = o->bind_addr, .nports = 2 };
+	struct listen_spec ls = { .bind_addr = o->bind_addr };
 	struct export_table *t;
 	sigset_t waitmask;
 	char err[512];
 	time_t last_tick = 0;
+	rlim_t nofile;
 
 	if (!o->foreground)
 		detach();
@@ -349,18 +394,21 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed(err);
 	}
 	exports_install(t);
-	icache_init(icache_capacity(raise_fd_limit()));
+	nofile = raise_fd_limit();
+	icache_init(icache_capacity(nofile));
 	mountd_init(o->statedir);
 	tune_malloc();
 
-	ls.ports[0] = o->nfs_port;
-	ls.ports[1] = o->mount_port;
-	if (o->nfs_port == o->mount_port)
-		ls.nports = 1;
+	ls.ports[ls.nports++] = o->nfs_port;
+	if (o->mount_port != o->nfs_port)
+		ls.ports[ls.nports++] = o->mount_port;
+	if (!o->no_nlm && o->nlm_port && o->nlm_port != o->nfs_port && o->nlm_port != o->mount_port)
+		ls.ports[ls.nports++] = o->nlm_port;
 	if (transport_listen(&ls, err, sizeof(err)) < 0)
 		startup_failed(err);
 	dispatch_register(&nfs_program);
 	dispatch_register(&mount_program);
+	start_locking(o, nofile);
 	if (icache_start_sweeper() < 0)
 		startup_failed("cannot start the inode cache sweeper");
 	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
@@ -374,8 +422,15 @@ daemon_run(const struct daemon_opts *o)
 		rpcreg_unset_all();
 		startup_failed(err);
 	}
-	log_info("ready: NFS on port %u, MOUNT on port %u, %u threads, exports from %s",
-	    o->nfs_port, o->mount_port, o->threads, o->exports_file);
+	if (o->no_nlm)
+		log_info("ready: NFS on port %u, MOUNT on port %u, no lock manager, %u threads, "
+		    "exports from %s", o->nfs_port, o->mount_port, o->threads, o->exports_file);
+	else
+		log_info("ready: NFS on port %u, MOUNT on port %u, NLM on port %u, %u threads, "
+		    "exports from %s", o->nfs_port, o->mount_port, port_of(o, RPC_SVC_NLM),
+		    o->threads, o->exports_file);
+	if (!o->no_nlm)
+		nsm_notify_clients();
 	notify("READY=1");
 	report("ok");
 	if (!o->foreground)
@@ -403,6 +458,8 @@ daemon_run(const struct daemon_opts *o)
 		rpcreg_unset_all();
 	/* Requests already accepted finish and are answered before sockets close. */
 	workq_stop();
+	locks_stop();
+	tasks_stop();
 	icache_stop_sweeper();
 	transport_close_all();
 	if (o->pidfile)

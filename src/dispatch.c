@@ -47,6 +47,13 @@ dispatch_register(const struct rpc_program *prog)
 	programs[nprograms++] = prog;
 }
 
+size_t
+dispatch_programs(const struct rpc_program *const **out)
+{
+	*out = programs;
+	return nprograms;
+}
+
 struct worker *
 worker_new(void)
 {

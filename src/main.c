@@ -22,24 +22,33 @@ usage(FILE *out)
 	    "  -p, --pidfile FILE     write the process id to FILE once ready\n"
 	    "  -s, --state-dir DIR    state directory (default %s/lib/usernfsd)\n"
 	    "  -t, --threads N        worker threads (default %d)\n"
+	    "      --no-nlm           no lock manager (clients must mount with nolock)\n"
+	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
+	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
 	    "  -d, --debug            log every call\n"
 	    "  -V, --version          print the version and exit\n"
 	    "  -h, --help             print this help and exit\n",
-	    DEFAULT_NFS_PORT, DEFAULT_MOUNT_PORT, LOCALSTATEDIR, DEFAULT_THREADS);
+	    DEFAULT_NFS_PORT, DEFAULT_MOUNT_PORT, LOCALSTATEDIR, DEFAULT_THREADS, DEFAULT_GRACE);
 }
 
+/* A decimal number from min to max. */
 static int
-parse_num(const char *s, unsigned long max, unsigned long *out)
+parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
 	char *end;
-	unsigned long v = strtoul(s, &end, 10);
+	unsigned long v;
 
-	if (*s == '\0' || *end != '\0' || v == 0 || v > max)
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (*end != '\0' || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;
 }
+
+enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE };
 
 int
 main(int argc, char **argv)
@@ -54,6 +63,9 @@ main(int argc, char **argv)
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "state-dir", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "no-nlm", no_argument, NULL, OPT_NO_NLM },
+		{ "nlm-port", required_argument, NULL, OPT_NLM_PORT },
+		{ "grace", required_argument, NULL, OPT_GRACE },
 		{ "check-exports", no_argument, NULL, 'c' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "version", no_argument, NULL, 'V' },
@@ -66,6 +78,7 @@ main(int argc, char **argv)
 		.nfs_port = DEFAULT_NFS_PORT,
 		.mount_port = DEFAULT_MOUNT_PORT,
 		.threads = DEFAULT_THREADS,
+		.grace_secs = DEFAULT_GRACE,
 	};
 	int check = 0, c;
 	unsigned long v;
@@ -76,21 +89,33 @@ main(int argc, char **argv)
 		case 'F': o.foreground = 1; break;
 		case 'n':
 		case 'm':
-			if (parse_num(optarg, 65535, &v) < 0) {
+		case OPT_NLM_PORT:
+			if (parse_num(optarg, 1, 65535, &v) < 0) {
 				fprintf(stderr, "usernfsd: bad port '%s'\n", optarg);
 				return 2;
 			}
 			if (c == 'n')
 				o.nfs_port = (uint16_t)v;
-			else
+			else if (c == 'm')
 				o.mount_port = (uint16_t)v;
+			else
+				o.nlm_port = (uint16_t)v;
+			break;
+		case OPT_NO_NLM: o.no_nlm = 1; break;
+		case OPT_GRACE:
+			if (parse_num(optarg, 0, 3600, &v) < 0) {
+				fprintf(stderr, "usernfsd: bad grace period '%s' (0 to 3600 seconds)\n",
+				    optarg);
+				return 2;
+			}
+			o.grace_secs = (unsigned)v;
 			break;
 		case 'b': o.bind_addr = optarg; break;
 		case 'R': o.no_rpcbind = 1; break;
 		case 'p': o.pidfile = optarg; break;
 		case 's': o.statedir = optarg; break;
 		case 't':
-			if (parse_num(optarg, 1024, &v) < 0) {
+			if (parse_num(optarg, 1, 1024, &v) < 0) {
 				fprintf(stderr, "usernfsd: bad thread count '%s'\n", optarg);
 				return 2;
 			}

@@ -367,5 +367,5 @@ static const struct rpc_version mount_versions[] = {
 };
 
 const struct rpc_program mount_program = {
-	MOUNT_PROGRAM_NUMBER, "MOUNT", mount_versions, ARRAY_SIZE(mount_versions),
+	MOUNT_PROGRAM_NUMBER, "MOUNT", mount_versions, ARRAY_SIZE(mount_versions), RPC_SVC_MOUNT,
 };

@@ -927,5 +927,5 @@ static const struct rpc_version nfs_versions[] = {
 };
 
 const struct rpc_program nfs_program = {
-	NFS_PROGRAM_NUMBER, "NFS", nfs_versions, ARRAY_SIZE(nfs_versions),
+	NFS_PROGRAM_NUMBER, "NFS", nfs_versions, ARRAY_SIZE(nfs_versions), RPC_SVC_NFS,
 };

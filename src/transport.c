@@ -538,6 +538,35 @@ req_peer_port(const struct rpc_req *req)
 	return 0;
 }
 
+int
+req_local_addr(const struct rpc_req *req, struct sockaddr_storage *out)
+{
+	socklen_t len = sizeof(*out);
+
+	memset(out, 0, sizeof(*out));
+	if (req->pktinfo_family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)out;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr = req->pktinfo.v4.ipi_addr;
+		return 0;
+	}
+	if (req->pktinfo_family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)out;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = req->pktinfo.v6.ipi6_addr;
+		return 0;
+	}
+	if (getsockname(req->conn ? req->conn->fd : req->udp_fd, (struct sockaddr *)out, &len) < 0)
+		return -1;
+	if (out->ss_family == AF_INET)
+		((struct sockaddr_in *)out)->sin_port = 0;
+	else if (out->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)out)->sin6_port = 0;
+	return 0;
+}
+
 /* ---- UDP ---- */
 
 static void

@@ -45,6 +45,7 @@ MOUNT_PORT=${MOUNT_PORT:-32048}
 NFS_PROG=100003
 MOUNT_PROG=100005
 NFSACL_PROG=100227
+NLM_PROG=100021
 
 # nfsstat3 / mountstat3 values used by the tests
 NFS3_OK=0
@@ -328,7 +329,7 @@ rpcbind_entries() {
 # test daemon (same ports).  Anything else registered is not ours: skip.
 clear_stale_registrations() {
 	local prog port stale
-	for prog in $NFS_PROG $MOUNT_PROG $NFSACL_PROG; do
+	for prog in $NFS_PROG $MOUNT_PROG $NFSACL_PROG $NLM_PROG; do
 		stale=$(rpcbind_entries $prog)
 		[ -n "$stale" ] || continue
 		for port in $(printf '%s\n' "$stale" | awk '{print $4}' | sort -u); do

@@ -1,0 +1,20 @@
+/*
+ * Background tasks: work a call causes but must not wait for on a worker,
+ * such as calls out to other hosts (NLM GRANTED callbacks and _RES
+ * answers, NSM monitoring and notification), which may take seconds when
+ * the other host is slow or gone. A bounded queue served by a few
+ * threads of their own.
+ */
+#ifndef USERNFSD_TASKS_H
+#define USERNFSD_TASKS_H
+
+/* cancelled: the daemon is stopping; fn must only release arg. */
+typedef void (*task_fn)(void *arg, int cancelled);
+
+int tasks_start(unsigned nthreads);
+/* Queues fn(arg); -1 when the queue is full (arg is then the caller's). */
+int tasks_push(task_fn fn, void *arg);
+/* Runs what is queued as cancelled, waits for the running tasks, stops. */
+void tasks_stop(void);
+
+#endif

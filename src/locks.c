@@ -1,0 +1,1077 @@
+/*
+ * The lock manager (locks.h). One mutex guards all of it; nothing under
+ * it waits: F_OFD_SETLK never blocks, and calls to clients run in
+ * background tasks.
+ *
+ * lk_host: a client, by caller_name and address. lk_file: one lock owner
+ * (host, svid, owner handle) on one file: an open file description and
+ * the ranges it holds (kept to name holders for TEST and to know when the
+ * description can be closed; the kernel decides every conflict).
+ * lk_block: a blocked request, then a grant awaiting the client's answer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "queue.h"
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dispatch.h"
+#include "fsops.h"
+#include "icache.h"
+#include "locks.h"
+#include "log.h"
+#include "nsm.h"
+#include "tasks.h"
+
+#define HOSTS_MAX 4096
+#define BLOCKS_PER_HOST 64	/* blocked requests a client may have waiting */
+#define BLOCKS_MAX 1024
+#define RANGES_PER_FILE 1024
+#define SHARES_MAX 4096
+#define NBUCKETS 1024
+#define WAITER_POLL_MS 200
+#define GRANT_TRIES 3		/* GRANTED calls before the lock is taken back */
+#define GRANT_RETRY_SECS 5
+/*
+ * A client that holds nothing is forgotten (and no longer monitored)
+ * after this long: one that locks and unlocks all day keeps its entry.
+ */
+#define HOST_IDLE_SECS 120
+#define END_OF_FILE INT64_MAX	/* a range's end when it runs to the end of the file */
+
+struct lk_host {
+	TAILQ_ENTRY(lk_host) link;
+	char *name;
+	struct sockaddr_storage addr, local;
+	unsigned nfiles, nblocks, nshares;
+	int monitored;
+	time_t idle_since;	/* when it last came to hold nothing */
+};
+
+struct lk_range {
+	uint64_t start, end;	/* inclusive */
+	int exclusive;
+};
+
+struct lk_file {
+	TAILQ_ENTRY(lk_file) bucket;
+	struct lk_host *host;
+	struct inode_ent *ent;	/* referenced while we hold the description */
+	int32_t svid;
+	size_t ohlen;
+	uint8_t *oh;
+	int fd;
+	int writable;
+	struct lk_range *r;
+	unsigned nr, cap;
+	unsigned nblocks;	/* blocks and grants that use fd */
+};
+
+enum block_state { B_WAITING, B_GRANTING };
+
+struct lk_block {
+	TAILQ_ENTRY(lk_block) link;
+	struct lk_file *f;
+	uint64_t start, end;
+	int exclusive;
+	enum block_state state;
+	uint64_t id;		/* our cookie in GRANTED */
+	unsigned tries;
+	int in_flight;		/* a GRANTED task is running */
+	time_t next_try;
+	struct lk_grant g;	/* the callback, filled when blocked */
+};
+
+struct lk_share {
+	TAILQ_ENTRY(lk_share) link;
+	struct lk_host *host;
+	struct inode_ent *ent;
+	size_t ohlen;
+	uint8_t oh[LK_OH_MAX];
+	unsigned mode, access;
+};
+
+TAILQ_HEAD(host_list, lk_host);
+TAILQ_HEAD(file_list, lk_file);
+TAILQ_HEAD(block_list, lk_block);
+TAILQ_HEAD(share_list, lk_share);
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t poke = PTHREAD_COND_INITIALIZER;
+static struct host_list hosts = TAILQ_HEAD_INITIALIZER(hosts);
+static struct file_list buckets[NBUCKETS];
+static struct block_list blocks = TAILQ_HEAD_INITIALIZER(blocks);
+static struct share_list shares = TAILQ_HEAD_INITIALIZER(shares);
+static unsigned nhosts, nfiles, nranges, nblocks, ngrants, nshares;
+static struct lk_config cfg;
+static time_t grace_until;
+static pthread_t waiter;
+static int waiter_running, stopping;
+
+static time_t
+now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+int
+locks_in_grace(void)
+{
+	return grace_until != 0 && now_mono() < grace_until;
+}
+
+/* ---- ranges: NLM's (offset, length) as inclusive [start, end] ---- */
+
+static int
+to_range(uint64_t off, uint64_t len, uint64_t *start, uint64_t *end)
+{
+	if (off > END_OF_FILE)
+		return LK_FBIG;
+	*start = off;
+	/* Length 0, or a range past what the kernel can name: to the end. */
+	*end = len == 0 || len - 1 > END_OF_FILE - off ? END_OF_FILE : off + len - 1;
+	return LK_GRANTED;
+}
+
+static void
+from_range(uint64_t start, uint64_t end, uint64_t *off, uint64_t *len)
+{
+	*off = start;
+	*len = end == END_OF_FILE ? 0 : end - start + 1;
+}
+
+static int
+overlaps(const struct lk_range *r, uint64_t start, uint64_t end)
+{
+	return r->start <= end && start <= r->end;
+}
+
+/* Room for n more ranges in f. */
+static int
+ranges_reserve(struct lk_file *f, unsigned n)
+{
+	struct lk_range *nr;
+	unsigned cap;
+
+	if (f->nr + n <= f->cap)
+		return 0;
+	if (f->nr + n > RANGES_PER_FILE)
+		return -1;
+	cap = f->cap ? f->cap * 2 : 4;
+	while (cap < f->nr + n)
+		cap *= 2;
+	if ((nr = realloc(f->r, cap * sizeof(*nr))) == NULL)
+		return -1;
+	f->r = nr;
+	f->cap = cap;
+	return 0;
+}
+
+/* Removes [start, end] from f's ranges, splitting where needed. */
+static int
+ranges_clear(struct lk_file *f, uint64_t start, uint64_t end)
+{
+	for (unsigned i = 0; i < f->nr; i++) {
+		struct lk_range *r = &f->r[i];
+
+		if (!overlaps(r, start, end))
+			continue;
+		if (r->start < start && r->end > end) {
+			/* A hole in the middle: two ranges. */
+			if (ranges_reserve(f, 1) < 0)
+				return -1;
+			r = &f->r[i];
+			memmove(&f->r[i + 1], &f->r[i], (f->nr - i) * sizeof(*r));
+			f->nr++;
+			nranges++;
+			f->r[i].end = start - 1;
+			f->r[i + 1].start = end + 1;
+			return 0;
+		}
+		if (r->start < start) {
+			r->end = start - 1;
+		} else if (r->end > end) {
+			r->start = end + 1;
+		} else {
+			memmove(&f->r[i], &f->r[i + 1], (f->nr - i - 1) * sizeof(*r));
+			f->nr--;
+			nranges--;
+			i--;
+		}
+	}
+	return 0;
+}
+
+/* Records [start, end] as held: what the kernel just granted f. */
+static int
+ranges_set(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
+{
+	unsigned i;
+
+	if (ranges_reserve(f, 2) < 0 || ranges_clear(f, start, end) < 0)
+		return -1;
+	for (i = 0; i < f->nr && f->r[i].start < start; i++)
+		;
+	memmove(&f->r[i + 1], &f->r[i], (f->nr - i) * sizeof(f->r[0]));
+	f->r[i] = (struct lk_range){ start, end, exclusive };
+	f->nr++;
+	nranges++;
+	/* Merge with neighbours of the same kind that touch it. */
+	if (i + 1 < f->nr && f->r[i + 1].exclusive == exclusive && end + 1 == f->r[i + 1].start) {
+		f->r[i].end = f->r[i + 1].end;
+		memmove(&f->r[i + 1], &f->r[i + 2], (f->nr - i - 2) * sizeof(f->r[0]));
+		f->nr--;
+		nranges--;
+	}
+	if (i > 0 && f->r[i - 1].exclusive == exclusive && f->r[i - 1].end + 1 == start) {
+		f->r[i - 1].end = f->r[i].end;
+		memmove(&f->r[i], &f->r[i + 1], (f->nr - i - 1) * sizeof(f->r[0]));
+		f->nr--;
+		nranges--;
+	}
+	return 0;
+}
+
+/* ---- hosts ---- */
+
+static int
+same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		    ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		    &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+	return 0;
+}
+
+static struct lk_host *
+host_find(const char *name, const struct sockaddr_storage *addr)
+{
+	struct lk_host *h;
+
+	TAILQ_FOREACH(h, &hosts, link)
+		if (same_addr(&h->addr, addr) && strcmp(h->name, name) == 0)
+			return h;
+	return NULL;
+}
+
+static struct lk_host *
+host_get(const struct lk_req *r)
+{
+	struct lk_host *h = host_find(r->caller, &r->peer);
+
+	if (h)
+		return h;
+	if (nhosts >= HOSTS_MAX || (h = calloc(1, sizeof(*h))) == NULL)
+		return NULL;
+	if ((h->name = strdup(r->caller)) == NULL) {
+		free(h);
+		return NULL;
+	}
+	h->addr = r->peer;
+	h->local = r->local;
+	TAILQ_INSERT_TAIL(&hosts, h, link);
+	nhosts++;
+	return h;
+}
+
+/* Another host entry at the same address still holds something? */
+static int
+addr_in_use(const struct lk_host *gone)
+{
+	const struct lk_host *h;
+
+	TAILQ_FOREACH(h, &hosts, link)
+		if (h != gone && same_addr(&h->addr, &gone->addr) && h->monitored)
+			return 1;
+	return 0;
+}
+
+static int
+host_empty(const struct lk_host *h)
+{
+	return h->nfiles == 0 && h->nblocks == 0 && h->nshares == 0;
+}
+
+static void
+host_free(struct lk_host *h)
+{
+	if (h->monitored && !addr_in_use(h))
+		nsm_unmonitor(&h->addr);
+	TAILQ_REMOVE(&hosts, h, link);
+	nhosts--;
+	free(h->name);
+	free(h);
+}
+
+/* A reference went: note when h came to hold nothing (hosts_gc frees it). */
+static void
+host_put(struct lk_host *h)
+{
+	if (host_empty(h))
+		h->idle_since = now_mono();
+}
+
+static void
+hosts_gc(void)
+{
+	struct lk_host *h, *next;
+	time_t now = now_mono();
+
+	TAILQ_FOREACH_SAFE(h, &hosts, link, next)
+		if (host_empty(h) && now - h->idle_since >= HOST_IDLE_SECS)
+			host_free(h);
+}
+
+static void
+host_monitor(struct lk_host *h)
+{
+	if (h->monitored)
+		return;
+	h->monitored = 1;
+	nsm_monitor(&h->addr, &h->local, h->name);
+}
+
+/* ---- files: one owner's open file description ---- */
+
+static unsigned
+bucket_of(const struct inode_ent *ent)
+{
+	uintptr_t p = (uintptr_t)ent;
+
+	return (unsigned)((p >> 4) ^ (p >> 14)) % NBUCKETS;
+}
+
+static int
+same_owner(const struct lk_file *f, const struct lk_host *h, int32_t svid, const void *oh,
+    size_t ohlen)
+{
+	return f->host == h && f->svid == svid && f->ohlen == ohlen &&
+	    memcmp(f->oh, oh, ohlen) == 0;
+}
+
+static struct lk_file *
+file_find(const struct lk_host *h, const struct lk_req *r)
+{
+	struct lk_file *f;
+
+	TAILQ_FOREACH(f, &buckets[bucket_of(r->ctx->ent)], bucket)
+		if (f->ent == r->ctx->ent && same_owner(f, h, r->svid, r->oh, r->ohlen))
+			return f;
+	return NULL;
+}
+
+/*
+ * The owner's description of the file, opened as the daemon: read-write
+ * where the file system allows (exclusive locks need it), else read-only.
+ */
+static int
+open_lock_fd(struct fs_ctx *ctx, int *writable)
+{
+	struct creds_state *cs = call_creds(ctx->call);
+	int fd = creds_reopen_as_daemon(cs, ctx->ent->fd, O_RDWR);
+
+	*writable = fd >= 0;
+	if (fd < 0)
+		fd = creds_reopen_as_daemon(cs, ctx->ent->fd, O_RDONLY);
+	return fd;
+}
+
+static struct lk_file *
+file_get(struct lk_host *h, const struct lk_req *r, int *status)
+{
+	struct lk_file *f = file_find(h, r);
+
+	*status = LK_NOLOCKS;
+	if (f)
+		return f;
+	if (nfiles >= cfg.max_files || (f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	if ((f->oh = malloc(r->ohlen ? r->ohlen : 1)) == NULL) {
+		free(f);
+		return NULL;
+	}
+	memcpy(f->oh, r->oh, r->ohlen);
+	f->ohlen = r->ohlen;
+	if ((f->fd = open_lock_fd(r->ctx, &f->writable)) < 0) {
+		*status = errno == ESTALE || errno == ENOENT ? LK_STALE : LK_NOLOCKS;
+		free(f->oh);
+		free(f);
+		return NULL;
+	}
+	f->host = h;
+	f->svid = r->svid;
+	f->ent = r->ctx->ent;
+	icache_ref(f->ent);
+	TAILQ_INSERT_TAIL(&buckets[bucket_of(f->ent)], f, bucket);
+	h->nfiles++;
+	nfiles++;
+	return f;
+}
+
+/* Closes f when it holds nothing and nothing waits on it. */
+static void
+file_put(struct lk_file *f)
+{
+	struct lk_host *h = f->host;
+
+	if (f->nr || f->nblocks)
+		return;
+	TAILQ_REMOVE(&buckets[bucket_of(f->ent)], f, bucket);
+	close(f->fd);	/* drops whatever the description still held */
+	icache_put(f->ent);
+	free(f->r);
+	free(f->oh);
+	free(f);
+	nfiles--;
+	h->nfiles--;
+	host_put(h);
+}
+
+/* F_OFD_SETLK on f: 0, or an errno (EAGAIN for a conflict). */
+static int
+ofd_setlk(struct lk_file *f, short type, uint64_t start, uint64_t end)
+{
+	struct flock fl = {
+		.l_type = type,
+		.l_whence = SEEK_SET,
+		.l_start = (off_t)start,
+		.l_len = end == END_OF_FILE ? 0 : (off_t)(end - start + 1),
+	};
+
+	if (fcntl(f->fd, F_OFD_SETLK, &fl) == 0)
+		return 0;
+	return errno == EACCES ? EAGAIN : errno;
+}
+
+/* Takes [start, end] for f, kernel first; an LK_ status. */
+static int
+file_lock(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
+{
+	int err;
+
+	if (exclusive && !f->writable)
+		return LK_ROFS;
+	if (ranges_reserve(f, 2) < 0)
+		return LK_NOLOCKS;
+	err = ofd_setlk(f, exclusive ? F_WRLCK : F_RDLCK, start, end);
+	if (err == EAGAIN)
+		return LK_DENIED;
+	if (err == EBADF)
+		return LK_ROFS;
+	if (err)
+		return LK_NOLOCKS;
+	ranges_set(f, start, end, exclusive);	/* room reserved: cannot fail */
+	return LK_GRANTED;
+}
+
+static void
+file_unlock(struct lk_file *f, uint64_t start, uint64_t end)
+{
+	if (ofd_setlk(f, F_UNLCK, start, end) != 0)
+		log_warn("unlock of inode %llu", (unsigned long long)f->ent->fh.ino);
+	if (ranges_clear(f, start, end) < 0) {
+		/* No room to split: drop the range whole; the kernel's view rules. */
+		ranges_clear(f, 0, END_OF_FILE);
+		ofd_setlk(f, F_UNLCK, 0, END_OF_FILE);
+	}
+}
+
+/* ---- blocked requests and grants ---- */
+
+static void
+block_free(struct lk_block *b)
+{
+	struct lk_file *f = b->f;
+
+	TAILQ_REMOVE(&blocks, b, link);
+	if (b->state == B_GRANTING)
+		ngrants--;
+	nblocks--;
+	f->nblocks--;
+	f->host->nblocks--;
+	free(b);
+	file_put(f);
+}
+
+static struct lk_block *
+block_find(const struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
+{
+	struct lk_block *b;
+
+	TAILQ_FOREACH(b, &blocks, link)
+		if (b->f == f && b->start == start && b->end == end && b->exclusive == exclusive)
+			return b;
+	return NULL;
+}
+
+static struct lk_block *
+block_by_id(uint64_t id)
+{
+	struct lk_block *b;
+
+	TAILQ_FOREACH(b, &blocks, link)
+		if (b->id == id)
+			return b;
+	return NULL;
+}
+
+static void
+fill_grant(struct lk_grant *g, const struct lk_req *r, uint64_t id)
+{
+	memset(g, 0, sizeof(*g));
+	g->peer = r->peer;
+	g->local = r->local;
+	g->proto = r->proto;
+	g->vers = r->vers;
+	g->msg = r->msg;
+	for (int i = 0; i < 8; i++)
+		g->cookie[i] = (uint8_t)(id >> (8 * i));
+	if (gethostname(g->caller, sizeof(g->caller) - 1) < 0)
+		strcpy(g->caller, "usernfsd");
+	g->fhlen = r->fhlen <= LK_FH_MAX ? r->fhlen : 0;
+	memcpy(g->fh, r->fh, g->fhlen);
+	memcpy(g->oh, r->oh, r->ohlen);
+	g->ohlen = r->ohlen;
+	g->svid = r->svid;
+	g->off = r->off;
+	g->len = r->len;
+	g->exclusive = r->exclusive;
+}
+
+static int
+block_add(struct lk_file *f, const struct lk_req *r, uint64_t start, uint64_t end)
+{
+	struct lk_block *b;
+
+	if (block_find(f, start, end, r->exclusive))
+		return LK_BLOCKED;	/* a retransmission, or the client asking again */
+	if (nblocks >= BLOCKS_MAX || f->host->nblocks >= BLOCKS_PER_HOST)
+		return LK_NOLOCKS;
+	if ((b = calloc(1, sizeof(*b))) == NULL)
+		return LK_NOLOCKS;
+	b->f = f;
+	b->start = start;
+	b->end = end;
+	b->exclusive = r->exclusive;
+	b->state = B_WAITING;
+	/* Unguessable: a GRANTED_RES names the grant by it. */
+	if (getrandom(&b->id, sizeof(b->id), 0) != sizeof(b->id)) {
+		free(b);
+		return LK_NOLOCKS;
+	}
+	fill_grant(&b->g, r, b->id);
+	TAILQ_INSERT_TAIL(&blocks, b, link);
+	nblocks++;
+	f->nblocks++;
+	f->host->nblocks++;
+	return LK_BLOCKED;
+}
+
+static void granted_task(void *arg, int cancelled);
+
+/* With the lock held: try every waiting block; call granted clients back. */
+static void
+blocks_retry(void)
+{
+	struct lk_block *b, *next;
+	time_t now = now_mono();
+
+	TAILQ_FOREACH_SAFE(b, &blocks, link, next) {
+		if (b->state == B_WAITING) {
+			int st = file_lock(b->f, b->start, b->end, b->exclusive);
+
+			if (st == LK_DENIED)
+				continue;
+			if (st != LK_GRANTED) {
+				block_free(b);	/* cannot be had at all: the client retries */
+				continue;
+			}
+			b->state = B_GRANTING;
+			ngrants++;
+			b->next_try = now;
+		}
+		if (b->in_flight || b->next_try > now)
+			continue;
+		if (b->tries >= GRANT_TRIES) {
+			log_info("%s: no answer to GRANTED: lock on inode %llu taken back",
+			    b->f->host->name, (unsigned long long)b->f->ent->fh.ino);
+			file_unlock(b->f, b->start, b->end);
+			block_free(b);
+			pthread_cond_signal(&poke);	/* what it held may let another in */
+			continue;
+		}
+		uint64_t *id = malloc(sizeof(*id));
+
+		if (id == NULL)
+			continue;
+		*id = b->id;
+		b->in_flight = 1;
+		b->tries++;
+		b->next_try = now + GRANT_RETRY_SECS;
+		if (tasks_push(granted_task, id) < 0) {
+			free(id);
+			b->in_flight = 0;
+		}
+	}
+}
+
+/* A background task: one GRANTED call for block *arg. */
+static void
+granted_task(void *arg, int cancelled)
+{
+	uint64_t id = *(uint64_t *)arg;
+	struct lk_grant g;
+	struct lk_block *b;
+	int answer;
+
+	free(arg);
+	if (cancelled)
+		return;
+	pthread_mutex_lock(&lock);
+	b = block_by_id(id);
+	if (b == NULL || b->state != B_GRANTING) {
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	g = b->g;
+	from_range(b->start, b->end, &g.off, &g.len);
+	pthread_mutex_unlock(&lock);
+
+	answer = cfg.send_granted(&g);
+
+	pthread_mutex_lock(&lock);
+	if ((b = block_by_id(id)) != NULL) {
+		b->in_flight = 0;
+		if (answer == LK_GRANTED) {
+			block_free(b);	/* the client has its lock */
+		} else if (answer == LK_DENIED) {
+			/* It no longer wants it (the process gave up): release. */
+			file_unlock(b->f, b->start, b->end);
+			block_free(b);
+			pthread_cond_signal(&poke);
+		}
+		/* else: a _MSG sent (GRANTED_RES will tell) or no answer: retried */
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+void
+locks_granted_res(const void *cookie, size_t len, const struct sockaddr_storage *peer,
+    int granted)
+{
+	const uint8_t *c = cookie;
+	uint64_t id = 0;
+	struct lk_block *b;
+
+	if (len != 8)
+		return;		/* not a cookie of ours */
+	for (int i = 0; i < 8; i++)
+		id |= (uint64_t)c[i] << (8 * i);
+	pthread_mutex_lock(&lock);
+	/* Only the client that was called back may answer for its grant. */
+	if ((b = block_by_id(id)) != NULL && b->state == B_GRANTING && same_addr(&b->g.peer, peer)) {
+		if (!granted) {
+			file_unlock(b->f, b->start, b->end);
+			pthread_cond_signal(&poke);
+		}
+		block_free(b);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static void *
+waiter_main(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&lock);
+	while (!stopping) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += WAITER_POLL_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&poke, &lock, &until);
+		if (!stopping && !TAILQ_EMPTY(&blocks))
+			blocks_retry();
+		hosts_gc();
+		if (grace_until && now_mono() >= grace_until) {
+			grace_until = 0;
+			log_info("grace period over: locks are granted to everyone");
+			nsm_prune();
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+/* ---- requests ---- */
+
+int
+locks_lock(const struct lk_req *r, int block, int reclaim, int monitor)
+{
+	uint64_t start, end;
+	struct lk_host *h;
+	struct lk_file *f;
+	int st;
+
+	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
+		return st;
+	/*
+	 * A reclaim after the grace period (or with none) is taken as a new
+	 * request: the kernel still refuses it if someone else holds the range.
+	 */
+	if (locks_in_grace() && !reclaim)
+		return LK_GRACE;
+	pthread_mutex_lock(&lock);
+	if ((h = host_get(r)) == NULL) {
+		pthread_mutex_unlock(&lock);
+		return LK_NOLOCKS;
+	}
+	h->local = r->local;
+	if ((f = file_get(h, r, &st)) == NULL) {
+		host_put(h);
+		pthread_mutex_unlock(&lock);
+		return st;
+	}
+	st = file_lock(f, start, end, r->exclusive);
+	if (st == LK_GRANTED) {
+		struct lk_block *b = block_find(f, start, end, r->exclusive);
+
+		/* It asked again and has it: nothing left to call back. */
+		if (b)
+			block_free(b);
+		if (monitor)
+			host_monitor(h);
+	} else if (st == LK_DENIED && block) {
+		st = block_add(f, r, start, end);
+		if (monitor)
+			host_monitor(h);
+	}
+	file_put(f);
+	pthread_mutex_unlock(&lock);
+	return st;
+}
+
+int
+locks_test(const struct lk_req *r, struct lk_holder *hd)
+{
+	struct flock fl;
+	uint64_t start, end, cstart, cend;
+	struct lk_host *h;
+	struct lk_file *f, *own = NULL;
+	int fd, st, writable;
+
+	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
+		return st;
+	if (locks_in_grace())
+		return LK_GRACE;
+	pthread_mutex_lock(&lock);
+	if ((h = host_find(r->caller, &r->peer)) != NULL)
+		own = file_find(h, r);
+	/* The owner's own description: its own locks are no conflict. */
+	fd = own ? own->fd : open_lock_fd(r->ctx, &writable);
+	if (fd < 0) {
+		pthread_mutex_unlock(&lock);
+		return LK_NOLOCKS;
+	}
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = r->exclusive ? F_WRLCK : F_RDLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = (off_t)start;
+	fl.l_len = end == END_OF_FILE ? 0 : (off_t)(end - start + 1);
+	st = fcntl(fd, F_OFD_GETLK, &fl) < 0 ? LK_NOLOCKS : LK_GRANTED;
+	if (!own)
+		close(fd);
+	if (st != LK_GRANTED || fl.l_type == F_UNLCK) {
+		pthread_mutex_unlock(&lock);
+		return st;
+	}
+	/* A conflict: name its owner when it is one of ours, else a local process. */
+	memset(hd, 0, sizeof(*hd));
+	hd->exclusive = fl.l_type == F_WRLCK;
+	cstart = (uint64_t)fl.l_start;
+	cend = fl.l_len == 0 ? END_OF_FILE : cstart + (uint64_t)fl.l_len - 1;
+	from_range(cstart, cend, &hd->off, &hd->len);
+	hd->svid = fl.l_pid > 0 ? fl.l_pid : 0;
+	TAILQ_FOREACH(f, &buckets[bucket_of(r->ctx->ent)], bucket) {
+		if (f->ent != r->ctx->ent || f == own)
+			continue;
+		for (unsigned i = 0; i < f->nr; i++) {
+			if (!overlaps(&f->r[i], cstart, cend) || f->r[i].exclusive != hd->exclusive)
+				continue;
+			hd->svid = f->svid;
+			hd->ohlen = f->ohlen;
+			memcpy(hd->oh, f->oh, f->ohlen);
+			goto found;
+		}
+	}
+found:
+	pthread_mutex_unlock(&lock);
+	return LK_DENIED;
+}
+
+int
+locks_unlock(const struct lk_req *r)
+{
+	uint64_t start, end;
+	struct lk_host *h;
+	struct lk_file *f;
+	int st;
+
+	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
+		return st;
+	if (locks_in_grace())
+		return LK_GRACE;
+	pthread_mutex_lock(&lock);
+	if ((h = host_find(r->caller, &r->peer)) != NULL && (f = file_find(h, r)) != NULL) {
+		file_unlock(f, start, end);
+		file_put(f);
+		pthread_cond_signal(&poke);	/* waiters on this file may go now */
+	}
+	pthread_mutex_unlock(&lock);
+	return LK_GRANTED;	/* unlocking what is not held is no error */
+}
+
+int
+locks_cancel(const struct lk_req *r)
+{
+	uint64_t start, end;
+	struct lk_host *h;
+	struct lk_file *f;
+	struct lk_block *b;
+	int st = LK_DENIED;
+
+	if (to_range(r->off, r->len, &start, &end) != LK_GRANTED)
+		return LK_DENIED;
+	if (locks_in_grace())
+		return LK_GRACE;
+	pthread_mutex_lock(&lock);
+	if ((h = host_find(r->caller, &r->peer)) != NULL && (f = file_find(h, r)) != NULL &&
+	    (b = block_find(f, start, end, r->exclusive)) != NULL && b->state == B_WAITING) {
+		block_free(b);
+		st = LK_GRANTED;
+	}
+	pthread_mutex_unlock(&lock);
+	return st;
+}
+
+/* ---- share reservations ---- */
+
+static int
+same_share_owner(const struct lk_share *s, const struct lk_host *h, const struct lk_req *r)
+{
+	return s->host == h && s->ohlen == r->ohlen && memcmp(s->oh, r->oh, r->ohlen) == 0;
+}
+
+int
+locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim)
+{
+	struct lk_share *s, *mine = NULL;
+	struct lk_host *h;
+
+	if (locks_in_grace() && !reclaim)
+		return LK_GRACE;
+	pthread_mutex_lock(&lock);
+	if ((h = host_get(r)) == NULL) {
+		pthread_mutex_unlock(&lock);
+		return LK_NOLOCKS;
+	}
+	TAILQ_FOREACH(s, &shares, link) {
+		if (s->ent != r->ctx->ent)
+			continue;
+		if (same_share_owner(s, h, r)) {
+			mine = s;
+			continue;
+		}
+		/* What one wants to do, the other must not deny. */
+		if ((access & s->mode) || (mode & s->access)) {
+			host_put(h);
+			pthread_mutex_unlock(&lock);
+			return LK_DENIED;
+		}
+	}
+	if (mine == NULL) {
+		if (nshares >= SHARES_MAX || (mine = calloc(1, sizeof(*mine))) == NULL) {
+			host_put(h);
+			pthread_mutex_unlock(&lock);
+			return LK_NOLOCKS;
+		}
+		mine->host = h;
+		mine->ent = r->ctx->ent;
+		icache_ref(mine->ent);
+		mine->ohlen = r->ohlen;
+		memcpy(mine->oh, r->oh, r->ohlen);
+		TAILQ_INSERT_TAIL(&shares, mine, link);
+		nshares++;
+		h->nshares++;
+		host_monitor(h);
+	}
+	mine->mode = mode;
+	mine->access = access;
+	pthread_mutex_unlock(&lock);
+	return LK_GRANTED;
+}
+
+static void
+share_free(struct lk_share *s)
+{
+	struct lk_host *h = s->host;
+
+	TAILQ_REMOVE(&shares, s, link);
+	icache_put(s->ent);
+	free(s);
+	nshares--;
+	h->nshares--;
+	host_put(h);
+}
+
+int
+locks_unshare(const struct lk_req *r)
+{
+	struct lk_share *s, *next;
+	struct lk_host *h;
+
+	if (locks_in_grace())
+		return LK_GRACE;
+	pthread_mutex_lock(&lock);
+	if ((h = host_find(r->caller, &r->peer)) != NULL) {
+		TAILQ_FOREACH_SAFE(s, &shares, link, next)
+			if (s->ent == r->ctx->ent && same_share_owner(s, h, r))
+				share_free(s);
+	}
+	pthread_mutex_unlock(&lock);
+	return LK_GRANTED;
+}
+
+/* ---- a client's state, all at once ---- */
+
+/* With the lock held: everything h holds and waits for goes; h may go too. */
+static void
+host_release(struct lk_host *h)
+{
+	struct lk_block *b, *bn;
+	struct lk_share *s, *sn;
+
+	h->nfiles++;	/* keep h while we work on it */
+	TAILQ_FOREACH_SAFE(b, &blocks, link, bn)
+		if (b->f->host == h)
+			block_free(b);
+	TAILQ_FOREACH_SAFE(s, &shares, link, sn)
+		if (s->host == h)
+			share_free(s);
+	for (unsigned i = 0; i < NBUCKETS; i++) {
+		struct lk_file *f, *fn;
+
+		TAILQ_FOREACH_SAFE(f, &buckets[i], bucket, fn) {
+			if (f->host != h)
+				continue;
+			ranges_clear(f, 0, END_OF_FILE);
+			file_put(f);	/* closing the description drops its locks */
+		}
+	}
+	h->nfiles--;
+	host_put(h);
+	pthread_cond_signal(&poke);
+}
+
+void
+locks_free_all(const char *caller, const struct sockaddr_storage *peer)
+{
+	struct lk_host *h;
+
+	pthread_mutex_lock(&lock);
+	if ((h = host_find(caller, peer)) != NULL)
+		host_release(h);
+	pthread_mutex_unlock(&lock);
+}
+
+void
+locks_host_rebooted(const struct sockaddr_storage *addr)
+{
+	struct lk_host *h, *next;
+	unsigned n = 0;
+
+	pthread_mutex_lock(&lock);
+	TAILQ_FOREACH_SAFE(h, &hosts, link, next) {
+		if (!same_addr(&h->addr, addr))
+			continue;
+		/* host_release may free h; next was read before. */
+		host_release(h);
+		n++;
+	}
+	pthread_mutex_unlock(&lock);
+	if (n) {
+		char name[64];
+
+		nsm_addr_name(addr, name, sizeof(name));
+		log_info("%s restarted: its locks are released", name);
+	}
+}
+
+void
+locks_get_stats(struct lk_stats *s)
+{
+	pthread_mutex_lock(&lock);
+	s->hosts = nhosts;
+	s->files = nfiles;
+	s->ranges = nranges;
+	s->waiters = nblocks - ngrants;
+	s->grants = ngrants;
+	s->shares = nshares;
+	s->in_grace = grace_until != 0;
+	pthread_mutex_unlock(&lock);
+}
+
+/* ---- life ---- */
+
+int
+locks_start(const struct lk_config *c)
+{
+	sigset_t all, old;
+	int rc;
+
+	cfg = *c;
+	for (unsigned i = 0; i < NBUCKETS; i++)
+		TAILQ_INIT(&buckets[i]);
+	if (cfg.grace_secs)
+		grace_until = now_mono() + cfg.grace_secs;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&waiter, NULL, waiter_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	waiter_running = rc == 0;
+	return rc == 0 ? 0 : -1;
+}
+
+void
+locks_stop(void)
+{
+	if (!waiter_running)
+		return;
+	pthread_mutex_lock(&lock);
+	stopping = 1;
+	pthread_cond_signal(&poke);
+	pthread_mutex_unlock(&lock);
+	pthread_join(waiter, NULL);
+	waiter_running = 0;
+}
