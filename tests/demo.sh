@@ -43,7 +43,7 @@ cat <<EOT
 usernfsd is serving $DEMO/export (NFS port $NFS_PORT, MOUNT port $MOUNT_PORT).
 Mount it from a Linux client with:
 
-  mount -t nfs -o vers=3,proto=tcp,port=$NFS_PORT,mountport=$MOUNT_PORT,nolock $host:$DEMO/export /mnt
+  mount -t nfs -o vers=3,proto=tcp,port=$NFS_PORT,mountport=$MOUNT_PORT $host:$DEMO/export /mnt
 
 or look with libnfs:
 
