@@ -93,6 +93,11 @@ struct lk_config {
 	unsigned grace_secs;		/* 0: no grace period */
 	unsigned max_files;		/* open file descriptions for locks */
 	lk_grant_fn send_granted;
+	/*
+	 * No thread retrying blocked requests (the fuzz target's choice: it
+	 * runs calls one at a time, and blocked ones then simply wait).
+	 */
+	int no_waiter;
 };
 
 int locks_start(const struct lk_config *c);

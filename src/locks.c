@@ -1055,6 +1055,8 @@ locks_start(const struct lk_config *c)
 		TAILQ_INIT(&buckets[i]);
 	if (cfg.grace_secs)
 		grace_until = now_mono() + cfg.grace_secs;
+	if (cfg.no_waiter)
+		return 0;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	rc = pthread_create(&waiter, NULL, waiter_main, NULL);
