@@ -129,7 +129,19 @@ now_mono(void)
 int
 locks_in_grace(void)
 {
-	return grace_until != 0 && now_mono() < grace_until;
+	time_t until = __atomic_load_n(&grace_until, __ATOMIC_RELAXED);
+
+	return until != 0 && now_mono() < until;
+}
+
+/*
+ * Only regular files are locked: opening anything else (a device, a FIFO)
+ * to lock it could do more than lock it. knfsd refuses them too.
+ */
+static int
+lockable(const struct lk_req *r)
+{
+	return r->ctx->ent->type == S_IFREG;
 }
 
 /* ---- ranges: NLM's (offset, length) as inclusive [start, end] ---- */
@@ -715,7 +727,7 @@ waiter_main(void *unused)
 			blocks_retry();
 		hosts_gc();
 		if (grace_until && now_mono() >= grace_until) {
-			grace_until = 0;
+			__atomic_store_n(&grace_until, 0, __ATOMIC_RELAXED);
 			log_info("grace period over: locks are granted to everyone");
 			nsm_prune();
 		}
@@ -734,6 +746,8 @@ locks_lock(const struct lk_req *r, int block, int reclaim, int monitor)
 	struct lk_file *f;
 	int st;
 
+	if (!lockable(r))
+		return LK_FAILED;
 	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
 		return st;
 	/*
@@ -781,6 +795,8 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 	struct lk_file *f, *own = NULL;
 	int fd, st, writable;
 
+	if (!lockable(r))
+		return LK_FAILED;
 	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
 		return st;
 	if (locks_in_grace())
@@ -889,6 +905,8 @@ locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim)
 	struct lk_share *s, *mine = NULL;
 	struct lk_host *h;
 
+	if (!lockable(r))
+		return LK_FAILED;
 	if (locks_in_grace() && !reclaim)
 		return LK_GRACE;
 	pthread_mutex_lock(&lock);
