@@ -27,6 +27,7 @@
 #include "dispatch.h"
 #include "fsops.h"
 #include "icache.h"
+#include "lock_ranges.h"
 #include "locks.h"
 #include "log.h"
 #include "nsm.h"
@@ -35,7 +36,6 @@
 #define HOSTS_MAX 4096
 #define BLOCKS_PER_HOST 64	/* blocked requests a client may have waiting */
 #define BLOCKS_MAX 1024
-#define RANGES_PER_FILE 1024
 #define SHARES_MAX 4096
 #define NBUCKETS 1024
 #define WAITER_POLL_MS 200
@@ -46,7 +46,6 @@
  * after this long: one that locks and unlocks all day keeps its entry.
  */
 #define HOST_IDLE_SECS 120
-#define END_OF_FILE INT64_MAX	/* a range's end when it runs to the end of the file */
 
 struct lk_host {
 	TAILQ_ENTRY(lk_host) link;
@@ -55,11 +54,6 @@ struct lk_host {
 	unsigned nfiles, nblocks, nshares;
 	int monitored;
 	time_t idle_since;	/* when it last came to hold nothing */
-};
-
-struct lk_range {
-	uint64_t start, end;	/* inclusive */
-	int exclusive;
 };
 
 struct lk_file {
@@ -71,8 +65,7 @@ struct lk_file {
 	uint8_t *oh;
 	int fd;
 	int writable;
-	struct lk_range *r;
-	unsigned nr, cap;
+	struct lock_ranges held;	/* what the kernel granted through fd */
 	unsigned nblocks;	/* blocks and grants that use fd */
 };
 
@@ -142,118 +135,6 @@ static int
 lockable(const struct lk_req *r)
 {
 	return r->ctx->ent->type == S_IFREG;
-}
-
-/* ---- ranges: NLM's (offset, length) as inclusive [start, end] ---- */
-
-static int
-to_range(uint64_t off, uint64_t len, uint64_t *start, uint64_t *end)
-{
-	if (off > END_OF_FILE)
-		return LK_FBIG;
-	*start = off;
-	/* Length 0, or a range past what the kernel can name: to the end. */
-	*end = len == 0 || len - 1 > END_OF_FILE - off ? END_OF_FILE : off + len - 1;
-	return LK_GRANTED;
-}
-
-static void
-from_range(uint64_t start, uint64_t end, uint64_t *off, uint64_t *len)
-{
-	*off = start;
-	*len = end == END_OF_FILE ? 0 : end - start + 1;
-}
-
-static int
-overlaps(const struct lk_range *r, uint64_t start, uint64_t end)
-{
-	return r->start <= end && start <= r->end;
-}
-
-/* Room for n more ranges in f. */
-static int
-ranges_reserve(struct lk_file *f, unsigned n)
-{
-	struct lk_range *nr;
-	unsigned cap;
-
-	if (f->nr + n <= f->cap)
-		return 0;
-	if (f->nr + n > RANGES_PER_FILE)
-		return -1;
-	cap = f->cap ? f->cap * 2 : 4;
-	while (cap < f->nr + n)
-		cap *= 2;
-	if ((nr = realloc(f->r, cap * sizeof(*nr))) == NULL)
-		return -1;
-	f->r = nr;
-	f->cap = cap;
-	return 0;
-}
-
-/* Removes [start, end] from f's ranges, splitting where needed. */
-static int
-ranges_clear(struct lk_file *f, uint64_t start, uint64_t end)
-{
-	for (unsigned i = 0; i < f->nr; i++) {
-		struct lk_range *r = &f->r[i];
-
-		if (!overlaps(r, start, end))
-			continue;
-		if (r->start < start && r->end > end) {
-			/* A hole in the middle: two ranges. */
-			if (ranges_reserve(f, 1) < 0)
-				return -1;
-			r = &f->r[i];
-			memmove(&f->r[i + 1], &f->r[i], (f->nr - i) * sizeof(*r));
-			f->nr++;
-			nranges++;
-			f->r[i].end = start - 1;
-			f->r[i + 1].start = end + 1;
-			return 0;
-		}
-		if (r->start < start) {
-			r->end = start - 1;
-		} else if (r->end > end) {
-			r->start = end + 1;
-		} else {
-			memmove(&f->r[i], &f->r[i + 1], (f->nr - i - 1) * sizeof(*r));
-			f->nr--;
-			nranges--;
-			i--;
-		}
-	}
-	return 0;
-}
-
-/* Records [start, end] as held: what the kernel just granted f. */
-static int
-ranges_set(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
-{
-	unsigned i;
-
-	if (ranges_reserve(f, 2) < 0 || ranges_clear(f, start, end) < 0)
-		return -1;
-	for (i = 0; i < f->nr && f->r[i].start < start; i++)
-		;
-	memmove(&f->r[i + 1], &f->r[i], (f->nr - i) * sizeof(f->r[0]));
-	f->r[i] = (struct lk_range){ start, end, exclusive };
-	f->nr++;
-	nranges++;
-	/* Merge with neighbours of the same kind that touch it. */
-	if (i + 1 < f->nr && f->r[i + 1].exclusive == exclusive && end + 1 == f->r[i + 1].start) {
-		f->r[i].end = f->r[i + 1].end;
-		memmove(&f->r[i + 1], &f->r[i + 2], (f->nr - i - 2) * sizeof(f->r[0]));
-		f->nr--;
-		nranges--;
-	}
-	if (i > 0 && f->r[i - 1].exclusive == exclusive && f->r[i - 1].end + 1 == start) {
-		f->r[i - 1].end = f->r[i].end;
-		memmove(&f->r[i], &f->r[i + 1], (f->nr - i - 1) * sizeof(f->r[0]));
-		f->nr--;
-		nranges--;
-	}
-	return 0;
 }
 
 /* ---- hosts ---- */
@@ -443,12 +324,12 @@ file_put(struct lk_file *f)
 {
 	struct lk_host *h = f->host;
 
-	if (f->nr || f->nblocks)
+	if (f->held.nr || f->nblocks)
 		return;
 	TAILQ_REMOVE(&buckets[bucket_of(f->ent)], f, bucket);
 	close(f->fd);	/* drops whatever the description still held */
 	icache_put(f->ent);
-	free(f->r);
+	lr_free(&f->held);
 	free(f->oh);
 	free(f);
 	nfiles--;
@@ -464,7 +345,7 @@ ofd_setlk(struct lk_file *f, short type, uint64_t start, uint64_t end)
 		.l_type = type,
 		.l_whence = SEEK_SET,
 		.l_start = (off_t)start,
-		.l_len = end == END_OF_FILE ? 0 : (off_t)(end - start + 1),
+		.l_len = end == LR_EOF ? 0 : (off_t)(end - start + 1),
 	};
 
 	if (fcntl(f->fd, F_OFD_SETLK, &fl) == 0)
@@ -480,7 +361,8 @@ file_lock(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
 
 	if (exclusive && !f->writable)
 		return LK_ROFS;
-	if (ranges_reserve(f, 2) < 0)
+	/* Room first: what the kernel grants must be recorded. */
+	if (lr_reserve(&f->held, 2) < 0)
 		return LK_NOLOCKS;
 	err = ofd_setlk(f, exclusive ? F_WRLCK : F_RDLCK, start, end);
 	if (err == EAGAIN)
@@ -489,7 +371,9 @@ file_lock(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
 		return LK_ROFS;
 	if (err)
 		return LK_NOLOCKS;
-	ranges_set(f, start, end, exclusive);	/* room reserved: cannot fail */
+	nranges -= f->held.nr;
+	lr_set(&f->held, start, end, exclusive);	/* room reserved: cannot fail */
+	nranges += f->held.nr;
 	return LK_GRANTED;
 }
 
@@ -498,11 +382,13 @@ file_unlock(struct lk_file *f, uint64_t start, uint64_t end)
 {
 	if (ofd_setlk(f, F_UNLCK, start, end) != 0)
 		log_warn("unlock of inode %llu", (unsigned long long)f->ent->fh.ino);
-	if (ranges_clear(f, start, end) < 0) {
-		/* No room to split: drop the range whole; the kernel's view rules. */
-		ranges_clear(f, 0, END_OF_FILE);
-		ofd_setlk(f, F_UNLCK, 0, END_OF_FILE);
+	nranges -= f->held.nr;
+	if (lr_clear(&f->held, start, end) < 0) {
+		/* No room to split: give up the owner's every lock on the file, in both views. */
+		lr_clear(&f->held, 0, LR_EOF);
+		ofd_setlk(f, F_UNLCK, 0, LR_EOF);
 	}
+	nranges += f->held.nr;
 }
 
 /* ---- blocked requests and grants ---- */
@@ -663,7 +549,7 @@ granted_task(void *arg, int cancelled)
 		return;
 	}
 	g = b->g;
-	from_range(b->start, b->end, &g.off, &g.len);
+	lr_to_nlm(b->start, b->end, &g.off, &g.len);
 	pthread_mutex_unlock(&lock);
 
 	answer = cfg.send_granted(&g);
@@ -748,8 +634,8 @@ locks_lock(const struct lk_req *r, int block, int reclaim, int monitor)
 
 	if (!lockable(r))
 		return LK_FAILED;
-	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
-		return st;
+	if (lr_from_nlm(r->off, r->len, &start, &end) < 0)
+		return LK_FBIG;
 	/*
 	 * A reclaim after the grace period (or with none) is taken as a new
 	 * request: the kernel still refuses it if someone else holds the range.
@@ -797,8 +683,8 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 
 	if (!lockable(r))
 		return LK_FAILED;
-	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
-		return st;
+	if (lr_from_nlm(r->off, r->len, &start, &end) < 0)
+		return LK_FBIG;
 	if (locks_in_grace())
 		return LK_GRACE;
 	pthread_mutex_lock(&lock);
@@ -814,7 +700,7 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 	fl.l_type = r->exclusive ? F_WRLCK : F_RDLCK;
 	fl.l_whence = SEEK_SET;
 	fl.l_start = (off_t)start;
-	fl.l_len = end == END_OF_FILE ? 0 : (off_t)(end - start + 1);
+	fl.l_len = end == LR_EOF ? 0 : (off_t)(end - start + 1);
 	st = fcntl(fd, F_OFD_GETLK, &fl) < 0 ? LK_NOLOCKS : LK_GRANTED;
 	if (!own)
 		close(fd);
@@ -826,14 +712,16 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 	memset(hd, 0, sizeof(*hd));
 	hd->exclusive = fl.l_type == F_WRLCK;
 	cstart = (uint64_t)fl.l_start;
-	cend = fl.l_len == 0 ? END_OF_FILE : cstart + (uint64_t)fl.l_len - 1;
-	from_range(cstart, cend, &hd->off, &hd->len);
+	cend = fl.l_len == 0 ? LR_EOF : cstart + (uint64_t)fl.l_len - 1;
+	lr_to_nlm(cstart, cend, &hd->off, &hd->len);
 	hd->svid = fl.l_pid > 0 ? fl.l_pid : 0;
 	TAILQ_FOREACH(f, &buckets[bucket_of(r->ctx->ent)], bucket) {
 		if (f->ent != r->ctx->ent || f == own)
 			continue;
-		for (unsigned i = 0; i < f->nr; i++) {
-			if (!overlaps(&f->r[i], cstart, cend) || f->r[i].exclusive != hd->exclusive)
+		for (unsigned i = 0; i < f->held.nr; i++) {
+			const struct lock_range *lr = &f->held.r[i];
+
+			if (!lr_overlaps(lr, cstart, cend) || lr->exclusive != hd->exclusive)
 				continue;
 			hd->svid = f->svid;
 			hd->ohlen = f->ohlen;
@@ -852,10 +740,9 @@ locks_unlock(const struct lk_req *r)
 	uint64_t start, end;
 	struct lk_host *h;
 	struct lk_file *f;
-	int st;
 
-	if ((st = to_range(r->off, r->len, &start, &end)) != LK_GRANTED)
-		return st;
+	if (lr_from_nlm(r->off, r->len, &start, &end) < 0)
+		return LK_FBIG;
 	if (locks_in_grace())
 		return LK_GRACE;
 	pthread_mutex_lock(&lock);
@@ -877,7 +764,7 @@ locks_cancel(const struct lk_req *r)
 	struct lk_block *b;
 	int st = LK_DENIED;
 
-	if (to_range(r->off, r->len, &start, &end) != LK_GRANTED)
+	if (lr_from_nlm(r->off, r->len, &start, &end) < 0)
 		return LK_DENIED;
 	if (locks_in_grace())
 		return LK_GRACE;
@@ -1003,8 +890,9 @@ host_release(struct lk_host *h)
 		TAILQ_FOREACH_SAFE(f, &buckets[i], bucket, fn) {
 			if (f->host != h)
 				continue;
-			ranges_clear(f, 0, END_OF_FILE);
-			file_put(f);	/* closing the description drops its locks */
+			nranges -= f->held.nr;
+			lr_clear(&f->held, 0, LR_EOF);
+			file_put(f);	/* nothing held any more: closes the description */	/* closing the description drops its locks */
 		}
 	}
 	h->nfiles--;
