@@ -83,6 +83,8 @@ void transport_close_all(void);
  * a buffer the caller owns; TCP writes the record mark there.
  */
 void transport_reply(struct rpc_req *req, uint8_t *msg, size_t len);
+/* req cannot be answered: its TCP connection is closed (UDP: nothing). */
+void transport_drop(struct rpc_req *req);
 /* Releases a request (after its reply was sent, or when it is dropped). */
 void req_free(struct rpc_req *req);
 size_t req_max_payload(const struct rpc_req *req);

@@ -256,6 +256,29 @@ call_with_other_rpcvers(const struct rpc_req *req, uint32_t *xid)
 	    req_call_word(req, 2, &rpcvers) && direction == CALL && rpcvers != RPC_MSG_VERSION;
 }
 
+/*
+ * A call of our RPC version whose header did not decode: its XID is still
+ * the first word, so say what was wrong rather than leave the client to
+ * time out. xdr_callmsg gives up on a credential or verifier longer than
+ * MAX_AUTH_BYTES (RFC 5531's 400), or one the message is too short for.
+ * Words: 0 xid, 1 direction, 2 rpcvers, 3-5 program, version, procedure,
+ * 6 credential flavor, 7 its length, then the body, verifier flavor and
+ * length. 0 if it is no such call, else the auth_stat to answer.
+ */
+static enum auth_stat
+bad_auth_in_call(const struct rpc_req *req, uint32_t *xid)
+{
+	uint32_t direction, rpcvers, credlen;
+
+	if (!req_call_word(req, 0, xid) || !req_call_word(req, 1, &direction) ||
+	    !req_call_word(req, 2, &rpcvers) || direction != CALL || rpcvers != RPC_MSG_VERSION ||
+	    !req_call_word(req, 7, &credlen))
+		return 0;
+	if (credlen > MAX_AUTH_BYTES || req->len < 8 * 4 + (size_t)((credlen + 3) & ~3u))
+		return AUTH_BADCRED;
+	return AUTH_BADVERF;
+}
+
 /* Decodes the AUTH_SYS body into cred without allocating. */
 static int
 decode_auth_sys(const struct opaque_auth *oa, struct rpc_cred *cred)
@@ -408,12 +431,23 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	msg.rm_call.cb_verf.oa_base = verfbuf;
 	xdrmem_create(&x, (char *)req->buf, (u_int)req->len, XDR_DECODE);
 	if (!xdr_callmsg(&x, &msg) || msg.rm_direction != CALL) {
+		enum auth_stat why;
+
 		if (call_with_other_rpcvers(req, &call.xid)) {
 			reply_rpc_mismatch(w, req, call.xid);
 			goto out;
 		}
-		/* No trustworthy XID to answer: drop, as RFC 5531 allows. */
+		if ((why = bad_auth_in_call(req, &call.xid)) != 0) {
+			reply_auth_error(w, req, call.xid, why);
+			goto out;
+		}
+		/*
+		 * Not a call at all: nothing to answer (RFC 5531 allows the
+		 * drop). A TCP stream that carries such a record is closed, so
+		 * its client learns at once rather than after its timeout.
+		 */
 		log_debug("dropping undecodable call header (%zu bytes)", req->len);
+		transport_drop(req);
 		goto out;
 	}
 	call.req = req;

@@ -384,14 +384,18 @@ nfs3_write(struct rpc_call *call, void *argp, void *resp)
 	wcc_data *wcc = &r->WRITE3res_u.resok.file_wcc;	/* same place in resfail */
 	int err = begin(call, &a->file, &ctx);
 
-	/* The data the call carries is what gets written; count must agree. */
-	if (err == 0 && a->count != a->data.data_len)
+	/*
+	 * RFC 1813: count bytes are written (0: none, and success), so the
+	 * data must hold at least that many; what it carries beyond is not
+	 * written, as with knfsd.
+	 */
+	if (err == 0 && a->count > a->data.data_len)
 		err = EINVAL;
 	if (err == 0 && a->stable > FILE_SYNC)
 		err = EINVAL;
 	wcc_pre(&ctx, &wcc->before);
 	if (err == 0)
-		err = fs_write(&ctx, a->offset, a->data.data_val, a->data.data_len,
+		err = fs_write(&ctx, a->offset, a->data.data_val, a->count,
 		    (enum fs_stable)a->stable, &n, &committed);
 	r->status = st3(err);
 	if (err == 0) {

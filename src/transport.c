@@ -946,6 +946,19 @@ transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 		tcp_reply(req->conn, msg, len);
 }
 
+void
+transport_drop(struct rpc_req *req)
+{
+	struct conn *c = req->conn;
+
+	if (c == NULL)
+		return;
+	/* The loop sees the hang-up and closes it; our reference keeps fd ours. */
+	pthread_mutex_lock(&c->lock);
+	shutdown(c->fd, SHUT_RDWR);
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* ---- the loop ---- */
 
 void

@@ -105,6 +105,14 @@ for proto in $PROTOS; do
 		nfs_probe $proto expect-auth-tooweak "$ROOT"
 	run_check "NULL with AUTH_NONE works over $proto" \
 		nfs_probe $proto -a none null $NFS_PROG 3
+	# past RFC 5531's 400 bytes the header does not decode; the XID still does
+	if run_expect "a 440-byte credential is AUTH_BADCRED over $proto" '^ms=[0-9]+ rpc=AUTH_BADCRED$' \
+		nfs_probe $proto expect-badcred $NFS_PROG 3 440; then
+		[ "$(field ms "$OUT")" -lt 100 ] && ok "answered within 100 ms" ||
+			not_ok "a 440-byte credential over $proto was answered after $(field ms "$OUT") ms" "$OUT"
+	fi
+	run_expect "a 1000-byte credential is AUTH_BADCRED over $proto" '^ms=[0-9]+ rpc=AUTH_BADCRED$' \
+		nfs_probe $proto expect-badcred $NFS_PROG 3 1000
 
 	# -- procedures and versions
 	run_check "NFS proc 99 is PROC_UNAVAIL over $proto" \

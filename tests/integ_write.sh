@@ -92,6 +92,17 @@ hex() {
 	printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'
 }
 
+# write3_args HEXFH COUNT DATALEN: WRITE3args (offset 0, FILE_SYNC) in hex,
+# with COUNT as given and DATALEN bytes of 'x' as the data
+write3_args() {
+	local fh=$1 len=$((${#1} / 2))
+	printf '%08x%s' "$len" "$fh"
+	printf '%*s' $(( (4 - len % 4) % 4 * 2 )) '' | tr ' ' 0
+	printf '%016x%08x%08x%08x' 0 "$2" 2 "$3"
+	head -c "$3" /dev/zero | tr '\0' x | od -An -tx1 -v | tr -d ' \n'
+	printf '%*s' $(( (4 - $3 % 4) % 4 * 2 )) '' | tr ' ' 0
+}
+
 owner() {
 	stat -c %u:%g "$1" 2>&1
 }
@@ -340,6 +351,13 @@ for p in udp tcp; do
 	expect_st "WRITE at offset 2^63 is FBIG over $p" '27|22' $p write "$FH_W" 0x8000000000000000 filesync 00
 	expect_st "WRITE with count 0 over $p" 0 $p write "$FH_W" 0 filesync ""
 	expect_eq "WRITE of 0 bytes: count 0 over $p" "$(field count "$OUT")" 0
+	# RFC 1813: count bytes are written, whatever else the data carries
+	before=$(sha256sum <"$S/w")
+	run_expect "WRITE with count 0 and 100 data bytes is OK over $p" '^reply=00000000' \
+		nfs_probe $p raw $NFS_PROG 3 7 "$(write3_args "$FH_W" 0 100)"
+	expect_eq "WRITE with count 0 and data wrote nothing over $p" "$(sha256sum <"$S/w")" "$before"
+	run_expect "WRITE with count 101 and 100 data bytes is INVAL over $p" '^reply=00000016' \
+		nfs_probe $p raw $NFS_PROG 3 7 "$(write3_args "$FH_W" 101 100)"
 
 	# sparse: 1 byte at 5 GiB, then at 1 TiB (when the file system where the
 	# test runs has sparse files that big: checked locally first)

@@ -55,6 +55,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rpc/rpc.h>
@@ -1916,7 +1917,7 @@ static ssize_t raw_exchange(const unsigned char *call, size_t len,
 {
 	struct addrinfo hints, *res = NULL;
 	struct timeval tv = { opt.timeout, 0 };
-	unsigned char msg[4 + 256];
+	unsigned char msg[4 + 2048];
 	ssize_t n;
 	int fd;
 
@@ -1945,7 +1946,7 @@ static ssize_t raw_exchange(const unsigned char *call, size_t len,
 		put32(msg, 0x80000000u | (uint32_t)len);
 		memcpy(msg + 4, call, len);
 		n = -1;
-		if (send(fd, msg, len + 4, 0) == (ssize_t)(len + 4)) {
+		if (len <= sizeof(msg) - 4 && send(fd, msg, len + 4, 0) == (ssize_t)(len + 4)) {
 			/* the reply is small: one fragment */
 			while (got < cap && (got < 4 || got < 4 + (get32(rep) & 0x7fffffffu)) &&
 			       (n = recv(fd, rep + got, cap - got, 0)) > 0)
@@ -1988,6 +1989,50 @@ static int cmd_expect_rpc_mismatch(char **av)
 	return 0;
 }
 
+/*
+ * expect-badcred PROG VERS CREDLEN: a NULL call with an AUTH_SYS
+ * credential of CREDLEN bytes (over RFC 5531's 400 it cannot be decoded).
+ * Exit 0 iff answered MSG_DENIED/AUTH_ERROR/AUTH_BADCRED for our XID;
+ * prints how long the answer took.
+ */
+static int cmd_expect_badcred(char **av)
+{
+	unsigned long credlen = parse_ulong(av[2], "credential length");
+	unsigned char call[8 * 4 + 1000 + 8], rep[256];
+	uint32_t xid = opt.xid ? opt.xid : (uint32_t)getpid() * 2654435761u;
+	size_t len = 8 * 4 + ((credlen + 3) & ~3ul) + 8;
+	struct timespec t0, t1;
+	ssize_t n;
+
+	if (credlen > 1000)
+		die_usage("credential length: at most 1000");
+	memset(call, 0, sizeof(call));
+	put32(call, xid);
+	put32(call + 4, CALL);
+	put32(call + 8, 2);
+	put32(call + 12, (uint32_t)parse_ulong(av[0], "program"));
+	put32(call + 16, (uint32_t)parse_ulong(av[1], "version"));
+	put32(call + 24, AUTH_SYS);
+	put32(call + 28, (uint32_t)credlen);
+	/* a zero-filled body, then an AUTH_NONE verifier */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	n = raw_exchange(call, len, rep, sizeof(rep));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (n < 16) {
+		printf("rpc=TIMEDOUT no reply (%zd bytes)\n", n);
+		return 1;
+	}
+	printf("ms=%ld ", (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000));
+	if (get32(rep) != xid || get32(rep + 4) != REPLY || get32(rep + 8) != MSG_DENIED ||
+	    get32(rep + 12) != AUTH_ERROR || get32(rep + 16) != AUTH_BADCRED) {
+		printf("rpc=OTHER xid=%08x dir=%u stat=%u rj=%u why=%u\n", get32(rep),
+		       get32(rep + 4), get32(rep + 8), get32(rep + 12), get32(rep + 16));
+		return 1;
+	}
+	printf("rpc=AUTH_BADCRED\n");
+	return 0;
+}
+
 static int run_command(char **av);
 
 /* dup COMMAND ARGS...: the first call COMMAND makes goes out twice with
@@ -2017,6 +2062,8 @@ static const struct command commands[] = {
 	  "NULL; exit 0 iff PROG_MISMATCH (prints low/high)" },
 	{ "expect-rpc-mismatch", 2, 2, cmd_expect_rpc_mismatch, "PROG VERS",
 	  "NULL with RPC version 3; exit 0 iff RPC_MISMATCH (prints low/high)" },
+	{ "expect-badcred", 3, 3, cmd_expect_badcred, "PROG VERS CREDLEN",
+	  "NULL with an AUTH_SYS credential of CREDLEN bytes; exit 0 iff AUTH_BADCRED" },
 	{ "expect-proc-unavail", 3, 3, cmd_expect_proc_unavail, "PROG VERS PROC",
 	  "empty-bodied call; exit 0 iff PROC_UNAVAIL" },
 	{ "expect-garbage-args", 0, 1, cmd_expect_garbage_args, "[HEXFH]",
