@@ -30,9 +30,5 @@ void nsm_monitor(const struct sockaddr_storage *client, const struct sockaddr_st
 void nsm_unmonitor(const struct sockaddr_storage *client);
 /* After the grace period: the list is what clients hold now. */
 void nsm_prune(void);
-/* "a.b.c.d" or IPv6 text for addr, as statd's mon_name. */
-void nsm_addr_name(const struct sockaddr_storage *addr, char *buf, size_t len);
-/* The reverse; -1 for anything but a numeric address. */
-int nsm_addr_parse(const char *name, struct sockaddr_storage *addr);
 
 #endif

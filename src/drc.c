@@ -8,6 +8,7 @@
 
 #include "drc.h"
 #include "siphash.h"
+#include "sockaddr.h"
 
 #define DRC_BUCKETS 4096		/* power of two */
 #define DRC_MAX_ENTRIES 8192
@@ -29,28 +30,11 @@ static unsigned nentries, hits;
 static size_t nbytes;
 
 static int
-same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-	if (a->ss_family != b->ss_family)
-		return 0;
-	if (a->ss_family == AF_INET) {
-		const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
-		return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
-	}
-	if (a->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
-		return x->sin6_port == y->sin6_port &&
-		    memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr)) == 0;
-	}
-	return 0;
-}
-
-static int
 same_key(const struct drc_key *a, const struct drc_key *b)
 {
 	return a->xid == b->xid && a->proc == b->proc && a->prog == b->prog &&
 	    a->vers == b->vers && a->proto == b->proto && a->csum == b->csum &&
-	    same_addr(&a->addr, &b->addr);
+	    sockaddr_same(&a->addr, &b->addr);
 }
 
 void

@@ -31,6 +31,7 @@
 #include "locks.h"
 #include "log.h"
 #include "nsm.h"
+#include "sockaddr.h"
 #include "tasks.h"
 
 #define HOSTS_MAX 4096
@@ -139,27 +140,13 @@ lockable(const struct lk_req *r)
 
 /* ---- hosts ---- */
 
-static int
-same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-	if (a->ss_family != b->ss_family)
-		return 0;
-	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		    ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	if (a->ss_family == AF_INET6)
-		return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-		    &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
-	return 0;
-}
-
 static struct lk_host *
 host_find(const char *name, const struct sockaddr_storage *addr)
 {
 	struct lk_host *h;
 
 	TAILQ_FOREACH(h, &hosts, link)
-		if (same_addr(&h->addr, addr) && strcmp(h->name, name) == 0)
+		if (sockaddr_same_host(&h->addr, addr) && strcmp(h->name, name) == 0)
 			return h;
 	return NULL;
 }
@@ -191,7 +178,7 @@ addr_in_use(const struct lk_host *gone)
 	const struct lk_host *h;
 
 	TAILQ_FOREACH(h, &hosts, link)
-		if (h != gone && same_addr(&h->addr, &gone->addr) && h->monitored)
+		if (h != gone && sockaddr_same_host(&h->addr, &gone->addr) && h->monitored)
 			return 1;
 	return 0;
 }
@@ -584,7 +571,7 @@ locks_granted_res(const void *cookie, size_t len, const struct sockaddr_storage 
 		id |= (uint64_t)c[i] << (8 * i);
 	pthread_mutex_lock(&lock);
 	/* Only the client that was called back may answer for its grant. */
-	if ((b = block_by_id(id)) != NULL && b->state == B_GRANTING && same_addr(&b->g.peer, peer)) {
+	if ((b = block_by_id(id)) != NULL && b->state == B_GRANTING && sockaddr_same_host(&b->g.peer, peer)) {
 		if (!granted) {
 			file_unlock(b->f, b->start, b->end);
 			pthread_cond_signal(&poke);
@@ -919,7 +906,7 @@ locks_host_rebooted(const struct sockaddr_storage *addr)
 
 	pthread_mutex_lock(&lock);
 	TAILQ_FOREACH_SAFE(h, &hosts, link, next) {
-		if (!same_addr(&h->addr, addr))
+		if (!sockaddr_same_host(&h->addr, addr))
 			continue;
 		/* host_release may free h; next was read before. */
 		host_release(h);
@@ -929,7 +916,7 @@ locks_host_rebooted(const struct sockaddr_storage *addr)
 	if (n) {
 		char name[64];
 
-		nsm_addr_name(addr, name, sizeof(name));
+		sockaddr_text(addr, name, sizeof(name));
 		log_info("%s restarted: its locks are released", name);
 	}
 }

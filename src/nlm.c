@@ -29,6 +29,7 @@
 #include "nlm_prot.h"
 #include "nsm.h"
 #include "rpcclient.h"
+#include "sockaddr.h"
 #include "sm_inter_prot.h"
 #include "tasks.h"
 #include "transport.h"
@@ -375,57 +376,40 @@ send_res(struct rpc_call *call, uint32_t proc, xdrproc_t xres, void *out)
 		free(m);
 }
 
-/* Runs the two-way procedure fn, then sends its result as the _RES call. */
-static void
-one_way(struct rpc_call *call, void *argp, rpc_handler fn, xdrproc_t x1, xdrproc_t x4,
-    size_t size)
-{
-	void *out = call_alloc(call, size);
-
-	if (out == NULL)
-		return;
-	fn(call, argp, out);
-	send_res(call, call->proc + MSG_TO_RES, is_v4(call) ? x4 : x1, out);
-}
-
 #define TESTRES_SIZE (sizeof(nlm4_testres) > sizeof(nlm_testres) ? \
 	sizeof(nlm4_testres) : sizeof(nlm_testres))
 #define RES_SIZE (sizeof(nlm4_res) > sizeof(nlm_res) ? sizeof(nlm4_res) : sizeof(nlm_res))
 
-static void
-nlmsvc_test_msg(struct rpc_call *call, void *argp, void *resp)
-{
-	(void)resp;
-	one_way(call, argp, nlmsvc_test, XDRPROC(xdr_nlm_testres), XDRPROC(xdr_nlm4_testres),
-	    TESTRES_SIZE);
-}
+/* Each _MSG procedure is its two-way twin, whose result goes back as _RES. */
+static const struct one_way {
+	rpc_handler twin;
+	xdrproc_t xres1, xres4;		/* the result's XDR in versions 1/3 and 4 */
+	size_t size;
+} one_ways[] = {
+	[P_TEST_MSG - P_TEST_MSG] = { nlmsvc_test, XDRPROC(xdr_nlm_testres),
+	    XDRPROC(xdr_nlm4_testres), TESTRES_SIZE },
+	[P_LOCK_MSG - P_TEST_MSG] = { nlmsvc_lock, XDRPROC(xdr_nlm_res), XDRPROC(xdr_nlm4_res),
+	    RES_SIZE },
+	[P_CANCEL_MSG - P_TEST_MSG] = { nlmsvc_cancel, XDRPROC(xdr_nlm_res),
+	    XDRPROC(xdr_nlm4_res), RES_SIZE },
+	[P_UNLOCK_MSG - P_TEST_MSG] = { nlmsvc_unlock, XDRPROC(xdr_nlm_res),
+	    XDRPROC(xdr_nlm4_res), RES_SIZE },
+	[P_GRANTED_MSG - P_TEST_MSG] = { nlmsvc_granted, XDRPROC(xdr_nlm_res),
+	    XDRPROC(xdr_nlm4_res), RES_SIZE },
+};
 
+/* TEST_MSG, LOCK_MSG, CANCEL_MSG, UNLOCK_MSG, GRANTED_MSG. */
 static void
-nlmsvc_lock_msg(struct rpc_call *call, void *argp, void *resp)
+nlmsvc_msg(struct rpc_call *call, void *argp, void *resp)
 {
-	(void)resp;
-	one_way(call, argp, nlmsvc_lock, XDRPROC(xdr_nlm_res), XDRPROC(xdr_nlm4_res), RES_SIZE);
-}
+	const struct one_way *w = &one_ways[call->proc - P_TEST_MSG];
+	void *out = call_alloc(call, w->size);
 
-static void
-nlmsvc_cancel_msg(struct rpc_call *call, void *argp, void *resp)
-{
 	(void)resp;
-	one_way(call, argp, nlmsvc_cancel, XDRPROC(xdr_nlm_res), XDRPROC(xdr_nlm4_res), RES_SIZE);
-}
-
-static void
-nlmsvc_unlock_msg(struct rpc_call *call, void *argp, void *resp)
-{
-	(void)resp;
-	one_way(call, argp, nlmsvc_unlock, XDRPROC(xdr_nlm_res), XDRPROC(xdr_nlm4_res), RES_SIZE);
-}
-
-static void
-nlmsvc_granted_msg(struct rpc_call *call, void *argp, void *resp)
-{
-	(void)resp;
-	one_way(call, argp, nlmsvc_granted, XDRPROC(xdr_nlm_res), XDRPROC(xdr_nlm4_res), RES_SIZE);
+	if (out == NULL)
+		return;
+	w->twin(call, argp, out);
+	send_res(call, call->proc + MSG_TO_RES, is_v4(call) ? w->xres4 : w->xres1, out);
 }
 
 /* TEST_RES, LOCK_RES, CANCEL_RES, UNLOCK_RES: answers to calls we never make. */
@@ -566,7 +550,7 @@ nlmsvc_sm_notify(struct rpc_call *call, void *argp, void *resp)
 		    peer);
 		return;
 	}
-	if (nsm_addr_parse(s->mon_name, &addr) < 0) {
+	if (sockaddr_parse(s->mon_name, &addr) < 0) {
 		log_warnx("rpc.statd: restart of '%s', which we never asked it to watch",
 		    s->mon_name);
 		return;
@@ -632,7 +616,7 @@ send_granted(const struct lk_grant *g)
 	if (rc < 0) {
 		char peer[64];
 
-		nsm_addr_name(&g->peer, peer, sizeof(peer));
+		sockaddr_text(&g->peer, peer, sizeof(peer));
 		log_info("%s: GRANTED callback failed: %s", peer, err);
 		return -1;
 	}
@@ -670,11 +654,11 @@ nlm_grant_sender(void)
 	[P_CANCEL] = NLMPROC("CANCEL", P##cancargs, P##res, nlmsvc_cancel, PROC_DRC), \
 	[P_UNLOCK] = NLMPROC("UNLOCK", P##unlockargs, P##res, nlmsvc_unlock, PROC_DRC), \
 	[P_GRANTED] = NLMPROC("GRANTED", P##testargs, P##res, nlmsvc_granted, 0), \
-	[P_TEST_MSG] = NLMVOID("TEST_MSG", P##testargs, nlmsvc_test_msg, 0), \
-	[P_LOCK_MSG] = NLMVOID("LOCK_MSG", P##lockargs, nlmsvc_lock_msg, PROC_DRC), \
-	[P_CANCEL_MSG] = NLMVOID("CANCEL_MSG", P##cancargs, nlmsvc_cancel_msg, PROC_DRC), \
-	[P_UNLOCK_MSG] = NLMVOID("UNLOCK_MSG", P##unlockargs, nlmsvc_unlock_msg, PROC_DRC), \
-	[P_GRANTED_MSG] = NLMVOID("GRANTED_MSG", P##testargs, nlmsvc_granted_msg, 0), \
+	[P_TEST_MSG] = NLMVOID("TEST_MSG", P##testargs, nlmsvc_msg, 0), \
+	[P_LOCK_MSG] = NLMVOID("LOCK_MSG", P##lockargs, nlmsvc_msg, PROC_DRC), \
+	[P_CANCEL_MSG] = NLMVOID("CANCEL_MSG", P##cancargs, nlmsvc_msg, PROC_DRC), \
+	[P_UNLOCK_MSG] = NLMVOID("UNLOCK_MSG", P##unlockargs, nlmsvc_msg, PROC_DRC), \
+	[P_GRANTED_MSG] = NLMVOID("GRANTED_MSG", P##testargs, nlmsvc_msg, 0), \
 	[P_TEST_RES] = NLMVOID("TEST_RES", P##testres, nlmsvc_ignore_res, 0), \
 	[P_LOCK_RES] = NLMVOID("LOCK_RES", P##res, nlmsvc_ignore_res, 0), \
 	[P_CANCEL_RES] = NLMVOID("CANCEL_RES", P##res, nlmsvc_ignore_res, 0), \

@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -25,6 +24,7 @@
 #include "nsm.h"
 #include "rpcclient.h"
 #include "sm_inter_prot.h"
+#include "sockaddr.h"
 #include "tasks.h"
 
 #define NLM_PROGRAM_NUMBER 100021
@@ -50,42 +50,6 @@ static struct client clients[CLIENTS_MAX];
 static unsigned nclients;
 static char *statedir;
 static int our_state;
-
-void
-nsm_addr_name(const struct sockaddr_storage *a, char *buf, size_t len)
-{
-	const void *p = a->ss_family == AF_INET6 ?
-	    (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr :
-	    (const void *)&((const struct sockaddr_in *)a)->sin_addr;
-
-	if (inet_ntop(a->ss_family, p, buf, (socklen_t)len) == NULL)
-		snprintf(buf, len, "?");
-}
-
-int
-nsm_addr_parse(const char *name, struct sockaddr_storage *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (inet_pton(AF_INET, name, &((struct sockaddr_in *)a)->sin_addr) == 1) {
-		a->ss_family = AF_INET;
-		return 0;
-	}
-	if (inet_pton(AF_INET6, name, &((struct sockaddr_in6 *)a)->sin6_addr) == 1) {
-		a->ss_family = AF_INET6;
-		return 0;
-	}
-	return -1;
-}
-
-static int
-same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-	char x[64], y[64];
-
-	nsm_addr_name(a, x, sizeof(x));
-	nsm_addr_name(b, y, sizeof(y));
-	return a->ss_family == b->ss_family && strcmp(x, y) == 0;
-}
 
 static char *
 state_path(const char *name)
@@ -176,8 +140,8 @@ save_list(void)
 	for (unsigned i = 0; i < nclients; i++) {
 		char a[64], l[64];
 
-		nsm_addr_name(&clients[i].addr, a, sizeof(a));
-		nsm_addr_name(&clients[i].local, l, sizeof(l));
+		sockaddr_text(&clients[i].addr, a, sizeof(a));
+		sockaddr_text(&clients[i].local, l, sizeof(l));
 		used += (size_t)snprintf(text + used, cap - used, "%s %s %s\n", a, l, clients[i].caller);
 	}
 	if (tasks_push(save_list_task, text) < 0)
@@ -198,7 +162,7 @@ load_list(void)
 		struct client *c = &clients[nclients];
 
 		if (sscanf(line, "%63s %63s %127s", a, l, caller) < 2 ||
-		    nsm_addr_parse(a, &c->addr) < 0 || nsm_addr_parse(l, &c->local) < 0)
+		    sockaddr_parse(a, &c->addr) < 0 || sockaddr_parse(l, &c->local) < 0)
 			continue;	/* a line we cannot use; nothing to reclaim for it */
 		snprintf(c->caller, sizeof(c->caller), "%s", caller);
 		c->previous = 1;
@@ -253,7 +217,7 @@ monitor_task(void *arg, int cancelled)
 		free(arg);
 		return;
 	}
-	nsm_addr_name(client, name, sizeof(name));
+	sockaddr_text(client, name, sizeof(name));
 	free(arg);
 	memset(&m, 0, sizeof(m));
 	fill_mon_id(&m.mon_id, name);
@@ -277,7 +241,7 @@ unmonitor_task(void *arg, int cancelled)
 	mon_id m;
 
 	if (!cancelled) {
-		nsm_addr_name(client, name, sizeof(name));
+		sockaddr_text(client, name, sizeof(name));
 		fill_mon_id(&m, name);
 		statd_target(&t);
 		rpcclient_call(&t, NSM_PROGRAM_NUMBER, NSM_VERSION, SM_UNMON, XDRPROC(xdr_mon_id),
@@ -302,7 +266,7 @@ static struct client *
 client_find(const struct sockaddr_storage *addr)
 {
 	for (unsigned i = 0; i < nclients; i++)
-		if (same_addr(&clients[i].addr, addr))
+		if (sockaddr_same_host(&clients[i].addr, addr))
 			return &clients[i];
 	return NULL;
 }
@@ -388,8 +352,8 @@ notify_task(void *arg, int cancelled)
 	t.addr = n->addr;
 	t.local = n->local;	/* statd checks the sender against the name */
 	t.proto = IPPROTO_UDP;
-	nsm_addr_name(&n->local, us, sizeof(us));
-	nsm_addr_name(&n->addr, them, sizeof(them));
+	sockaddr_text(&n->local, us, sizeof(us));
+	sockaddr_text(&n->addr, them, sizeof(them));
 	chg.mon_name = us;
 	chg.state = our_state;
 	for (int i = 0; i < NOTIFY_TRIES; i++) {

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "sockaddr.h"
 #include "transport.h"
 #include "workq.h"
 
@@ -61,20 +62,6 @@ static workq_bulk_fn q_is_bulk;
 static worker_new_fn q_mk;
 static worker_free_fn q_rm;
 
-static int
-same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-	if (a->ss_family != b->ss_family)
-		return 0;
-	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		    ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	if (a->ss_family == AF_INET6)
-		return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-		    &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
-	return 0;
-}
-
 static unsigned
 host_hash(const struct sockaddr_storage *a)
 {
@@ -112,7 +99,7 @@ clientq_for(const struct rpc_req *req)
 
 		if (!c->used)
 			break;		/* the end of this address's probe chain */
-		if (same_host(&c->addr, &req->peer))
+		if (sockaddr_same_host(&c->addr, &req->peer))
 			return c;
 		if (c->len == 0 && free_slot == NULL)
 			free_slot = c;	/* idle: may be taken over */
