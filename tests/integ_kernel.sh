@@ -8,7 +8,7 @@ USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
 
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kc.XXXXXX) || exit 99
-at_exit 'rm -rf "$stage"'
+trap 'rm -rf "$stage"' EXIT
 cp "$USERNFSD" "$here/guest/kernel-client.sh" "$stage/" || exit 99
 
 start=$(date +%s)

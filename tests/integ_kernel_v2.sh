@@ -34,7 +34,7 @@ fi
 
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kc2.XXXXXX) || exit 99
-at_exit 'rm -rf "$stage"'
+trap 'rm -rf "$stage"' EXIT
 cp "$USERNFSD" "$here/guest/kernel-v2.sh" "$stage/" || exit 99
 
 start=$(date +%s)
