@@ -357,8 +357,8 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 		startup_failed("cannot start the lock manager");
 	dispatch_register(&nlm_program);
 	if (previous > 0)
-		log_info("%d clients held locks before the restart: %u s grace period for "
-		    "their reclaims", previous, c.grace_secs);
+		log_info("clients that held locks before the restart: %d; %u s grace period "
+		    "for their reclaims", previous, c.grace_secs);
 }
 
 int
