@@ -110,6 +110,7 @@ static int
 begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_req *r)
 {
 	struct rpc_req *req = call->req;
+	struct stat st;
 	int err;
 
 	memset(r, 0, sizeof(*r));
@@ -128,6 +129,9 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
 	r->fh = l->fh.n_bytes;
 	r->fhlen = l->fh.n_len;
 	err = fs_begin(call, l->fh.n_bytes, l->fh.n_len, ctx);
+	/* A cached handle of a file removed since: stale, as GETATTR says. */
+	if (err == 0)
+		err = fs_getattr(ctx, &st);
 	return err ? errno_to_nlm4(err) : NLM4_GRANTED;
 }
 
@@ -466,10 +470,13 @@ do_share(struct rpc_call *call, const nlm4_shareargs *a, int unshare)
 	l.fh = a->share.fh;
 	l.oh = a->share.oh;
 	st = begin(call, &l, &ctx, &r);
+	/* XDR's enum decoding takes any number: only deny and access bits are modes. */
+	if (st == NLM4_GRANTED && ((unsigned)a->share.mode > FSM4_DRW ||
+	    (unsigned)a->share.access > FSA4_RW))
+		st = NLM4_FAILED;
 	if (st == NLM4_GRANTED)
 		st = unshare ? locks_unshare(&r) :
-		    locks_share(&r, (unsigned)a->share.mode & 3, (unsigned)a->share.access & 3,
-		    a->reclaim);
+		    locks_share(&r, (unsigned)a->share.mode, (unsigned)a->share.access, a->reclaim);
 	fs_end(&ctx);
 	return st;
 }

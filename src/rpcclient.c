@@ -18,6 +18,11 @@
 #define RPCBIND_PORT 111
 #define LOOKUP_TIMEOUT_MS 3000
 #define UDP_RETRY_MS 500
+/*
+ * A one-way call over UDP waits this long: libtirpc's datagram client
+ * returns RPC_TIMEDOUT without sending at all when given no time.
+ */
+#define ONE_WAY_UDP_MS 20
 
 bool_t
 xdr_encoded(XDR *x, struct xdr_encoded *e)
@@ -104,7 +109,8 @@ call_at(const struct rpc_target *t, const struct sockaddr_storage *dst, uint32_t
     uint32_t vers, uint32_t proc, xdrproc_t xargs, void *args, xdrproc_t xres, void *res,
     unsigned timeout_ms, char *err, size_t errlen)
 {
-	struct timeval tv = { (time_t)(timeout_ms / 1000), (suseconds_t)(timeout_ms % 1000) * 1000 };
+	unsigned wait_ms = timeout_ms == 0 && t->proto != IPPROTO_TCP ? ONE_WAY_UDP_MS : timeout_ms;
+	struct timeval tv = { (time_t)(wait_ms / 1000), (suseconds_t)(wait_ms % 1000) * 1000 };
 	struct timeval retry = { 0, UDP_RETRY_MS * 1000 };
 	struct netbuf nb = { .len = sa_len(dst), .maxlen = sa_len(dst), .buf = (void *)dst };
 	enum clnt_stat st;
