@@ -91,7 +91,7 @@ static int wait_one(struct rpc_context *rpc, struct wait *w)
 	return w->status == RPC_STATUS_SUCCESS ? 0 : -1;
 }
 
-static struct rpc_context *connect_to(int port, int prog, int vers)
+struct rpc_context *connect_to(int port, int prog, int vers)
 {
 	struct rpc_context *rpc = rpc_init_context();
 	struct wait w = { 0 };

@@ -3,10 +3,12 @@
  *
  * meta: CREATE N files in one directory, list it with READDIRPLUS (what
  * `ls -l` costs: one call after another, each continuing at the last
- * cookie), LOOKUP and GETATTR each name, REMOVE them; ops/s per phase.
- * LOOKUP must return the handle CREATE did, the listing must hold every
- * name exactly once with attributes and a handle, and the directory must
- * be empty at the end.
+ * cookie), LOOKUP and GETATTR each name, RENAME each within the directory
+ * (mNNN to rNNN), REMOVE them; ops/s per phase.  LOOKUP must return the
+ * handle CREATE did, the listing must hold every name exactly once with
+ * attributes and a handle, and the directory must be empty at the end.
+ * CREATE, RENAME and REMOVE are the calls a `sync` export makes durable
+ * before replying, so their rates show what that costs.
  *
  * smallcopy: write K files of S KiB (CREATE, WRITE UNSTABLE, COMMIT, as
  * `cp` over a kernel client does) and read them back (LOOKUP, READ),
@@ -35,6 +37,12 @@ struct meta {
 static void meta_name(char *buf, size_t sz, size_t i)
 {
 	snprintf(buf, sz, "m%07zu", i);
+}
+
+/* What RENAME turns meta_name(i) into. */
+static void renamed_name(char *buf, size_t sz, size_t i)
+{
+	snprintf(buf, sz, "r%07zu", i);
 }
 
 static int status_ok(void *res, const char *what, const char *name)
@@ -117,6 +125,22 @@ static int m_getattr(struct conn *c, size_t i, void *arg)
 	return call_getattr(rq, &m->fhs[i]);
 }
 
+static void m_rename_done(struct req *rq, void *res)
+{
+	status_ok(res, "RENAME", rq->name);
+}
+
+static int m_rename(struct conn *c, size_t i, void *arg)
+{
+	struct meta *m = arg;
+	struct req *rq = req_new(c, m_rename_done, m);
+	char to[16];
+
+	meta_name(rq->name, sizeof(rq->name), i);
+	renamed_name(to, sizeof(to), i);
+	return call_rename(rq, &m->dir, rq->name, to);     /* libnfs encodes at once */
+}
+
 static void m_remove_done(struct req *rq, void *res)
 {
 	status_ok(res, "REMOVE", rq->name);
@@ -127,7 +151,7 @@ static int m_remove(struct conn *c, size_t i, void *arg)
 	struct meta *m = arg;
 	struct req *rq = req_new(c, m_remove_done, m);
 
-	meta_name(rq->name, sizeof(rq->name), i);
+	renamed_name(rq->name, sizeof(rq->name), i);
 	return call_remove(rq, &m->dir, rq->name);
 }
 
@@ -247,6 +271,7 @@ static void meta_phases(struct meta *m)
 	printf("  %-34s %10u calls of maxcount %u\n", "", m->calls, O.maxcount);
 	if (timed_batch(m, m_lookup, "lookup", "LOOKUP") < 0 ||
 	    timed_batch(m, m_getattr, "getattr", "GETATTR") < 0 ||
+	    timed_batch(m, m_rename, "rename", "RENAME") < 0 ||
 	    timed_batch(m, m_remove, "remove", "REMOVE") < 0)
 		return;
 	m->count = 0;           /* now the listing must be empty */

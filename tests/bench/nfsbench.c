@@ -1,8 +1,9 @@
 /*
  * nfsbench - an NFSv3 benchmark client on libnfs's asynchronous API.
  *
- *   nfsbench [OPTIONS] mix|seq|meta|smallcopy|walk|hol|all
+ *   nfsbench [OPTIONS] mix|seq|meta|smallcopy|walk|hol|lock|all
  *   nfsbench [--tree D,F] [-T THREADS] -D DIR mktree
+ *   nfsbench [-t SECONDS] -D DIR fcntl
  *
  * Talks straight to the NFS and MOUNT ports given (no portmapper), keeps
  * many calls in flight on several TCP connections, checks every reply
@@ -50,14 +51,17 @@ static void usage(FILE *f)
 {
 	fputs(
 "usage: nfsbench [OPTIONS] WORKLOAD\n"
-"  WORKLOAD: mix, seq, meta, smallcopy, walk, hol, or all (all but walk)\n"
+"  WORKLOAD: mix, seq, meta, smallcopy, walk, hol, lock, or all (all but walk)\n"
 "   or: nfsbench [--tree D,F] [-T THREADS] -D DIR mktree\n"
 "  (mktree, no NFS: make the walk's tree in the local directory DIR)\n"
+"   or: nfsbench [-t SECONDS] -D DIR fcntl\n"
+"  (fcntl, no NFS: F_SETLK/F_UNLCK pairs on a file in DIR, a local path or a mount)\n"
 "\n"
 "  -e, --export PATH       export to MNT (required)\n"
 "  -H, --host HOST         server address (127.0.0.1)\n"
 "  -n, --nfs-port N        NFS port, used directly (2049)\n"
 "  -m, --mount-port N      MOUNT port, used directly (20048)\n"
+"      --nlm-port N        lock: NLM port, used directly (the NFS port)\n"
 "  -D, --dir PATH          work below PATH inside the export (its root);\n"
 "                          walk: the tree to walk\n"
 "  -c, --conns N           TCP connections (mix/meta/smallcopy/walk 4, seq 1;\n"
@@ -68,8 +72,8 @@ static void usage(FILE *f)
 "                          (16; seq 8, smallcopy 4; hol: WRITEs in flight, 16)\n"
 "      --max-inflight N    mix open loop: at most N in flight per connection; later\n"
 "                          calls wait, and the wait counts in their latency (128)\n"
-"  -t, --duration S        mix: seconds per measured step (3)\n"
-"      --warmup S          mix: seconds of closed-loop load before measuring (1)\n"
+"  -t, --duration S        mix, lock, fcntl: seconds per measured step (3)\n"
+"      --warmup S          mix, lock: seconds of load before measuring (1)\n"
 "  -l, --loads LIST        mix: offered loads in ops/s, comma-separated\n"
 "      --no-peak           mix: skip the closed-loop peak\n"
 "      --no-ladder         mix: skip the open-loop ladder\n"
@@ -100,7 +104,7 @@ static void usage(FILE *f)
 
 enum { OPT_MAXIN = 256, OPT_WARM, OPT_NOPEAK, OPT_NOLADDER, OPT_WS, OPT_IOSIZE, OPT_DROP,
        OPT_DIRCOUNT, OPT_MAXCOUNT, OPT_TAG, OPT_HOOK, OPT_KEEP, OPT_STALL, OPT_SEED, OPT_EXPECT,
-       OPT_INTERVAL, OPT_TREE };
+       OPT_INTERVAL, OPT_TREE, OPT_NLMPORT };
 
 static const struct option longopts[] = {
 	{ "export", 1, NULL, 'e' }, { "host", 1, NULL, 'H' }, { "nfs-port", 1, NULL, 'n' },
@@ -115,6 +119,7 @@ static const struct option longopts[] = {
 	{ "tag", 1, NULL, OPT_TAG }, { "hook", 1, NULL, OPT_HOOK }, { "keep", 0, NULL, OPT_KEEP }, { "stall", 1, NULL, OPT_STALL },
 	{ "seed", 1, NULL, OPT_SEED }, { "expect", 1, NULL, OPT_EXPECT },
 	{ "interval", 1, NULL, OPT_INTERVAL }, { "tree", 1, NULL, OPT_TREE },
+	{ "nlm-port", 1, NULL, OPT_NLMPORT },
 	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 };
 
@@ -151,6 +156,7 @@ static void parse_opt(int c, const char *a)
 	case 'H': O.host = a; break;
 	case 'n': O.nfs_port = (int)num(a, "port", 1); break;
 	case 'm': O.mount_port = (int)num(a, "port", 1); break;
+	case OPT_NLMPORT: O.nlm_port = (int)num(a, "port", 1); break;
 	case 'D': O.dir = a; break;
 	case 'c': O.conns = (int)num(a, "connection count", 1); explicit_conns = 1; break;
 	case 'T': O.threads = (int)num(a, "thread count", 1); explicit_threads = 1; break;
@@ -221,6 +227,10 @@ static int run_one(const char *w)
 		return run_walk();
 	if (!strcmp(w, "hol"))
 		return run_hol();
+	if (!strcmp(w, "lock"))
+		return run_lock();
+	if (!strcmp(w, "fcntl"))
+		return run_fcntl();
 	if (!strcmp(w, "mktree")) {
 		if (!explicit_threads)
 			O.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -238,7 +248,7 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "e:H:n:m:D:c:T:q:t:l:s:x:N:K:S:o:h", longopts, NULL)) != -1)
 		parse_opt(c, optarg);
-	if (optind != argc - 1 || (!O.export && strcmp(argv[optind], "mktree"))) {
+	if (optind != argc - 1 || (!O.export && strcmp(argv[optind], "mktree") && strcmp(argv[optind], "fcntl"))) {
 		usage(stderr);
 		return 2;
 	}

@@ -35,6 +35,7 @@
 struct opts {
 	const char *host;
 	int nfs_port, mount_port;
+	int nlm_port;            /* lock: the NLM port (0: the NFS port) */
 	const char *export;
 	const char *dir;         /* parent of the scratch directory, relative to the export */
 	int conns;               /* TCP connections */
@@ -144,6 +145,8 @@ void req_cb(struct rpc_context *rpc, int status, void *data, void *priv);
 int req_queue_failed(struct req *rq, const char *proc);
 
 struct conn *conns_open(int n, struct fh *root);
+/* A TCP connection to O.host:port for prog/vers (NULL after bench_error). */
+struct rpc_context *connect_to(int port, int prog, int vers);
 void conns_close(struct conn *c, int n);
 
 /*
@@ -193,6 +196,8 @@ int call_commit(struct req *rq, const struct fh *f);
 int call_lookup(struct req *rq, const struct fh *dir, const char *name);
 int call_getattr(struct req *rq, const struct fh *f);
 int call_remove(struct req *rq, const struct fh *dir, const char *name);
+/* Within one directory: from -> to. */
+int call_rename(struct req *rq, const struct fh *dir, const char *from, const char *to);
 
 /* LOOKUP of each component of path (relative to root; NULL: root itself). */
 int lookup_path(struct conn *c, const struct fh *root, const char *path, struct fh *out);
@@ -210,5 +215,7 @@ int run_smallcopy(void);
 int run_walk(void);
 int run_hol(void);
 int run_mktree(void);
+int run_lock(void);
+int run_fcntl(void);
 
 #endif

@@ -148,6 +148,19 @@ int call_remove(struct req *rq, const struct fh *dir, const char *name)
 	return 0;
 }
 
+int call_rename(struct req *rq, const struct fh *dir, const char *from, const char *to)
+{
+	RENAME3args a;
+
+	a.from.dir = fh_arg(dir);
+	a.from.name = (char *)(uintptr_t)from;
+	a.to.dir = fh_arg(dir);
+	a.to.name = (char *)(uintptr_t)to;
+	if (rpc_nfs3_rename_async(rq->c->rpc, req_cb, &a, rq) < 0)
+		return req_queue_failed(rq, "RENAME");
+	return 0;
+}
+
 /* ---- synchronous helpers ---- */
 
 struct sync { int done, status; struct fh fh; unsigned rtmax, wtmax; };
