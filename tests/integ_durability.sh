@@ -364,6 +364,8 @@ if command -v strace >/dev/null 2>&1 && strace_start; then
 		A=$(create_file $p "$AROOT" traced_$p) || fail "CREATE async traced_$p failed"
 		s=$(syncs_after nfs_probe $p write "$A" 0 filesync "$(hex async)")
 		expect_eq "a WRITE on the async export does not sync over $p" "$s" ""
+		s=$(syncs_after nfs_probe $p commit "$A")
+		expect_eq "a COMMIT on the async export does not sync over $p" "$s" ""
 	done
 	metadata_syncs
 	strace_stop
