@@ -1,13 +1,10 @@
 /*
- * The lock manager (locks.h). One mutex guards all of it; nothing under
- * it waits: F_OFD_SETLK never blocks, and calls to clients run in
- * background tasks.
- *
- * lk_host: a client, by caller_name and address. lk_file: one lock owner
- * (host, svid, owner handle) on one file: an open file description and
- * the ranges it holds (kept to name holders for TEST and to know when the
- * description can be closed; the kernel decides every conflict).
- * lk_block: a blocked request, then a grant awaiting the client's answer.
+ * The lock manager (locks.h): clients, their owners' open file
+ * descriptions, requests, share reservations, a client's state released
+ * at once, and the grace period. Blocked requests and the GRANTED
+ * callbacks are lock_waiters.c's; what the two share is locks_impl.h.
+ * One mutex guards all of it; nothing under it waits: F_OFD_SETLK never
+ * blocks, and calls to clients run in background tasks.
  */
 #include "config.h"
 
@@ -15,12 +12,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "queue.h"
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,61 +23,20 @@
 #include "icache.h"
 #include "lock_ranges.h"
 #include "locks.h"
+#include "locks_impl.h"
 #include "log.h"
 #include "nsm.h"
+#include "queue.h"
 #include "sockaddr.h"
-#include "tasks.h"
 
 #define HOSTS_MAX 4096
-#define BLOCKS_PER_HOST 64	/* blocked requests a client may have waiting */
-#define BLOCKS_MAX 1024
 #define SHARES_MAX 4096
 #define NBUCKETS 1024
-#define WAITER_POLL_MS 200
-#define GRANT_TRIES 3		/* GRANTED calls before the lock is taken back */
-#define GRANT_RETRY_SECS 5
 /*
  * A client that holds nothing is forgotten (and no longer monitored)
  * after this long: one that locks and unlocks all day keeps its entry.
  */
 #define HOST_IDLE_SECS 120
-
-struct lk_host {
-	TAILQ_ENTRY(lk_host) link;
-	char *name;
-	struct sockaddr_storage addr, local;
-	unsigned nfiles, nblocks, nshares;
-	int monitored;
-	time_t idle_since;	/* when it last came to hold nothing */
-};
-
-struct lk_file {
-	TAILQ_ENTRY(lk_file) bucket;
-	struct lk_host *host;
-	struct inode_ent *ent;	/* referenced while we hold the description */
-	int32_t svid;
-	size_t ohlen;
-	uint8_t *oh;
-	int fd;
-	int writable;
-	struct lock_ranges held;	/* what the kernel granted through fd */
-	unsigned nblocks;	/* blocks and grants that use fd */
-};
-
-enum block_state { B_WAITING, B_GRANTING };
-
-struct lk_block {
-	TAILQ_ENTRY(lk_block) link;
-	struct lk_file *f;
-	uint64_t start, end;
-	int exclusive;
-	enum block_state state;
-	uint64_t id;		/* our cookie in GRANTED */
-	unsigned tries;
-	int in_flight;		/* a GRANTED task is running */
-	time_t next_try;
-	struct lk_grant g;	/* the callback, filled when blocked */
-};
 
 struct lk_share {
 	TAILQ_ENTRY(lk_share) link;
@@ -96,23 +49,18 @@ struct lk_share {
 
 TAILQ_HEAD(host_list, lk_host);
 TAILQ_HEAD(file_list, lk_file);
-TAILQ_HEAD(block_list, lk_block);
 TAILQ_HEAD(share_list, lk_share);
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t poke = PTHREAD_COND_INITIALIZER;
+pthread_mutex_t lk_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct host_list hosts = TAILQ_HEAD_INITIALIZER(hosts);
 static struct file_list buckets[NBUCKETS];
-static struct block_list blocks = TAILQ_HEAD_INITIALIZER(blocks);
 static struct share_list shares = TAILQ_HEAD_INITIALIZER(shares);
-static unsigned nhosts, nfiles, nranges, nblocks, ngrants, nshares;
+static unsigned nhosts, nfiles, nranges, nshares;
 static struct lk_config cfg;
 static time_t grace_until;
-static pthread_t waiter;
-static int waiter_running, stopping;
 
-static time_t
-now_mono(void)
+time_t
+lk_now(void)
 {
 	struct timespec ts;
 
@@ -125,7 +73,7 @@ locks_in_grace(void)
 {
 	time_t until = __atomic_load_n(&grace_until, __ATOMIC_RELAXED);
 
-	return until != 0 && now_mono() < until;
+	return until != 0 && lk_now() < until;
 }
 
 /*
@@ -205,14 +153,14 @@ static void
 host_put(struct lk_host *h)
 {
 	if (host_empty(h))
-		h->idle_since = now_mono();
+		h->idle_since = lk_now();
 }
 
 static void
 hosts_gc(void)
 {
 	struct lk_host *h, *next;
-	time_t now = now_mono();
+	time_t now = lk_now();
 
 	TAILQ_FOREACH_SAFE(h, &hosts, link, next)
 		if (host_empty(h) && now - h->idle_since >= HOST_IDLE_SECS)
@@ -306,8 +254,8 @@ file_get(struct lk_host *h, const struct lk_req *r, int *status)
 }
 
 /* Closes f when it holds nothing and nothing waits on it. */
-static void
-file_put(struct lk_file *f)
+void
+lk_file_put(struct lk_file *f)
 {
 	struct lk_host *h = f->host;
 
@@ -341,8 +289,8 @@ ofd_setlk(struct lk_file *f, short type, uint64_t start, uint64_t end)
 }
 
 /* Takes [start, end] for f, kernel first; an LK_ status. */
-static int
-file_lock(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
+int
+lk_file_lock(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
 {
 	int err;
 
@@ -364,8 +312,8 @@ file_lock(struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
 	return LK_GRANTED;
 }
 
-static void
-file_unlock(struct lk_file *f, uint64_t start, uint64_t end)
+void
+lk_file_unlock(struct lk_file *f, uint64_t start, uint64_t end)
 {
 	if (ofd_setlk(f, F_UNLCK, start, end) != 0)
 		log_warn("unlock of inode %llu", (unsigned long long)f->ent->fh.ino);
@@ -376,237 +324,6 @@ file_unlock(struct lk_file *f, uint64_t start, uint64_t end)
 		ofd_setlk(f, F_UNLCK, 0, LR_EOF);
 	}
 	nranges += f->held.nr;
-}
-
-/* ---- blocked requests and grants ---- */
-
-static void
-block_free(struct lk_block *b)
-{
-	struct lk_file *f = b->f;
-
-	TAILQ_REMOVE(&blocks, b, link);
-	if (b->state == B_GRANTING)
-		ngrants--;
-	nblocks--;
-	f->nblocks--;
-	f->host->nblocks--;
-	free(b);
-	file_put(f);
-}
-
-static struct lk_block *
-block_find(const struct lk_file *f, uint64_t start, uint64_t end, int exclusive)
-{
-	struct lk_block *b;
-
-	TAILQ_FOREACH(b, &blocks, link)
-		if (b->f == f && b->start == start && b->end == end && b->exclusive == exclusive)
-			return b;
-	return NULL;
-}
-
-static struct lk_block *
-block_by_id(uint64_t id)
-{
-	struct lk_block *b;
-
-	TAILQ_FOREACH(b, &blocks, link)
-		if (b->id == id)
-			return b;
-	return NULL;
-}
-
-static void
-fill_grant(struct lk_grant *g, const struct lk_req *r, uint64_t id)
-{
-	memset(g, 0, sizeof(*g));
-	g->peer = r->peer;
-	g->local = r->local;
-	g->proto = r->proto;
-	g->vers = r->vers;
-	g->msg = r->msg;
-	for (int i = 0; i < 8; i++)
-		g->cookie[i] = (uint8_t)(id >> (8 * i));
-	if (gethostname(g->caller, sizeof(g->caller) - 1) < 0)
-		strcpy(g->caller, "usernfsd");
-	g->fhlen = r->fhlen <= LK_FH_MAX ? r->fhlen : 0;
-	memcpy(g->fh, r->fh, g->fhlen);
-	memcpy(g->oh, r->oh, r->ohlen);
-	g->ohlen = r->ohlen;
-	g->svid = r->svid;
-	g->off = r->off;
-	g->len = r->len;
-	g->exclusive = r->exclusive;
-}
-
-static int
-block_add(struct lk_file *f, const struct lk_req *r, uint64_t start, uint64_t end)
-{
-	struct lk_block *b;
-
-	if (block_find(f, start, end, r->exclusive))
-		return LK_BLOCKED;	/* a retransmission, or the client asking again */
-	if (nblocks >= BLOCKS_MAX || f->host->nblocks >= BLOCKS_PER_HOST)
-		return LK_NOLOCKS;
-	if ((b = calloc(1, sizeof(*b))) == NULL)
-		return LK_NOLOCKS;
-	b->f = f;
-	b->start = start;
-	b->end = end;
-	b->exclusive = r->exclusive;
-	b->state = B_WAITING;
-	/* Unguessable: a GRANTED_RES names the grant by it. */
-	if (getrandom(&b->id, sizeof(b->id), 0) != sizeof(b->id)) {
-		free(b);
-		return LK_NOLOCKS;
-	}
-	fill_grant(&b->g, r, b->id);
-	TAILQ_INSERT_TAIL(&blocks, b, link);
-	nblocks++;
-	f->nblocks++;
-	f->host->nblocks++;
-	return LK_BLOCKED;
-}
-
-static void granted_task(void *arg, int cancelled);
-
-/* With the lock held: try every waiting block; call granted clients back. */
-static void
-blocks_retry(void)
-{
-	struct lk_block *b, *next;
-	time_t now = now_mono();
-
-	TAILQ_FOREACH_SAFE(b, &blocks, link, next) {
-		if (b->state == B_WAITING) {
-			int st = file_lock(b->f, b->start, b->end, b->exclusive);
-
-			if (st == LK_DENIED)
-				continue;
-			if (st != LK_GRANTED) {
-				block_free(b);	/* cannot be had at all: the client retries */
-				continue;
-			}
-			b->state = B_GRANTING;
-			ngrants++;
-			b->next_try = now;
-		}
-		if (b->in_flight || b->next_try > now)
-			continue;
-		if (b->tries >= GRANT_TRIES) {
-			log_info("%s: no answer to GRANTED: lock on inode %llu taken back",
-			    b->f->host->name, (unsigned long long)b->f->ent->fh.ino);
-			file_unlock(b->f, b->start, b->end);
-			block_free(b);
-			pthread_cond_signal(&poke);	/* what it held may let another in */
-			continue;
-		}
-		uint64_t *id = malloc(sizeof(*id));
-
-		if (id == NULL)
-			continue;
-		*id = b->id;
-		b->in_flight = 1;
-		b->tries++;
-		b->next_try = now + GRANT_RETRY_SECS;
-		if (tasks_push(granted_task, id) < 0) {
-			free(id);
-			b->in_flight = 0;
-		}
-	}
-}
-
-/* A background task: one GRANTED call for block *arg. */
-static void
-granted_task(void *arg, int cancelled)
-{
-	uint64_t id = *(uint64_t *)arg;
-	struct lk_grant g;
-	struct lk_block *b;
-	int answer;
-
-	free(arg);
-	if (cancelled)
-		return;
-	pthread_mutex_lock(&lock);
-	b = block_by_id(id);
-	if (b == NULL || b->state != B_GRANTING) {
-		pthread_mutex_unlock(&lock);
-		return;
-	}
-	g = b->g;
-	lr_to_nlm(b->start, b->end, &g.off, &g.len);
-	pthread_mutex_unlock(&lock);
-
-	answer = cfg.send_granted(&g);
-
-	pthread_mutex_lock(&lock);
-	if ((b = block_by_id(id)) != NULL) {
-		b->in_flight = 0;
-		if (answer == LK_GRANTED) {
-			block_free(b);	/* the client has its lock */
-		} else if (answer == LK_DENIED) {
-			/* It no longer wants it (the process gave up): release. */
-			file_unlock(b->f, b->start, b->end);
-			block_free(b);
-			pthread_cond_signal(&poke);
-		}
-		/* else: a _MSG sent (GRANTED_RES will tell) or no answer: retried */
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-void
-locks_granted_res(const void *cookie, size_t len, const struct sockaddr_storage *peer,
-    int granted)
-{
-	const uint8_t *c = cookie;
-	uint64_t id = 0;
-	struct lk_block *b;
-
-	if (len != 8)
-		return;		/* not a cookie of ours */
-	for (int i = 0; i < 8; i++)
-		id |= (uint64_t)c[i] << (8 * i);
-	pthread_mutex_lock(&lock);
-	/* Only the client that was called back may answer for its grant. */
-	if ((b = block_by_id(id)) != NULL && b->state == B_GRANTING && sockaddr_same_host(&b->g.peer, peer)) {
-		if (!granted) {
-			file_unlock(b->f, b->start, b->end);
-			pthread_cond_signal(&poke);
-		}
-		block_free(b);
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-static void *
-waiter_main(void *unused)
-{
-	(void)unused;
-	pthread_mutex_lock(&lock);
-	while (!stopping) {
-		struct timespec until;
-
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += WAITER_POLL_MS * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&poke, &lock, &until);
-		if (!stopping && !TAILQ_EMPTY(&blocks))
-			blocks_retry();
-		hosts_gc();
-		if (grace_until && now_mono() >= grace_until) {
-			__atomic_store_n(&grace_until, 0, __ATOMIC_RELAXED);
-			log_info("grace period over: locks are granted to everyone");
-			nsm_prune();
-		}
-	}
-	pthread_mutex_unlock(&lock);
-	return NULL;
 }
 
 /* ---- requests ---- */
@@ -629,33 +346,30 @@ locks_lock(const struct lk_req *r, int block, int reclaim, int monitor)
 	 */
 	if (locks_in_grace() && !reclaim)
 		return LK_GRACE;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_get(r)) == NULL) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&lk_mutex);
 		return LK_NOLOCKS;
 	}
 	h->local = r->local;
 	if ((f = file_get(h, r, &st)) == NULL) {
 		host_put(h);
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&lk_mutex);
 		return st;
 	}
-	st = file_lock(f, start, end, r->exclusive);
+	st = lk_file_lock(f, start, end, r->exclusive);
 	if (st == LK_GRANTED) {
-		struct lk_block *b = block_find(f, start, end, r->exclusive);
-
-		/* It asked again and has it: nothing left to call back. */
-		if (b)
-			block_free(b);
+		/* If it was waiting for it, it asked again and has it: no callback. */
+		lk_block_done(f, start, end, r->exclusive);
 		if (monitor)
 			host_monitor(h);
 	} else if (st == LK_DENIED && block) {
-		st = block_add(f, r, start, end);
+		st = lk_block_add(f, r, start, end);
 		if (monitor)
 			host_monitor(h);
 	}
-	file_put(f);
-	pthread_mutex_unlock(&lock);
+	lk_file_put(f);
+	pthread_mutex_unlock(&lk_mutex);
 	return st;
 }
 
@@ -674,13 +388,13 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 		return LK_FBIG;
 	if (locks_in_grace())
 		return LK_GRACE;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_find(r->caller, &r->peer)) != NULL)
 		own = file_find(h, r);
 	/* The owner's own description: its own locks are no conflict. */
 	fd = own ? own->fd : open_lock_fd(r->ctx, &writable);
 	if (fd < 0) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&lk_mutex);
 		return LK_NOLOCKS;
 	}
 	memset(&fl, 0, sizeof(fl));
@@ -692,7 +406,7 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 	if (!own)
 		close(fd);
 	if (st != LK_GRANTED || fl.l_type == F_UNLCK) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&lk_mutex);
 		return st;
 	}
 	/* A conflict: name its owner when it is one of ours, else a local process. */
@@ -717,7 +431,7 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 		}
 	}
 found:
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&lk_mutex);
 	return LK_DENIED;
 }
 
@@ -732,13 +446,13 @@ locks_unlock(const struct lk_req *r)
 		return LK_FBIG;
 	if (locks_in_grace())
 		return LK_GRACE;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_find(r->caller, &r->peer)) != NULL && (f = file_find(h, r)) != NULL) {
-		file_unlock(f, start, end);
-		file_put(f);
-		pthread_cond_signal(&poke);	/* waiters on this file may go now */
+		lk_file_unlock(f, start, end);
+		lk_file_put(f);
+		lk_wake();	/* waiters on this file may go now */
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&lk_mutex);
 	return LK_GRANTED;	/* unlocking what is not held is no error */
 }
 
@@ -748,20 +462,16 @@ locks_cancel(const struct lk_req *r)
 	uint64_t start, end;
 	struct lk_host *h;
 	struct lk_file *f;
-	struct lk_block *b;
 	int st = LK_DENIED;
 
 	if (lr_from_nlm(r->off, r->len, &start, &end) < 0)
 		return LK_DENIED;
 	if (locks_in_grace())
 		return LK_GRACE;
-	pthread_mutex_lock(&lock);
-	if ((h = host_find(r->caller, &r->peer)) != NULL && (f = file_find(h, r)) != NULL &&
-	    (b = block_find(f, start, end, r->exclusive)) != NULL && b->state == B_WAITING) {
-		block_free(b);
-		st = LK_GRANTED;
-	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&lk_mutex);
+	if ((h = host_find(r->caller, &r->peer)) != NULL && (f = file_find(h, r)) != NULL)
+		st = lk_block_cancel(f, start, end, r->exclusive);
+	pthread_mutex_unlock(&lk_mutex);
 	return st;
 }
 
@@ -783,9 +493,9 @@ locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim)
 		return LK_FAILED;
 	if (locks_in_grace() && !reclaim)
 		return LK_GRACE;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_get(r)) == NULL) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&lk_mutex);
 		return LK_NOLOCKS;
 	}
 	TAILQ_FOREACH(s, &shares, link) {
@@ -798,14 +508,14 @@ locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim)
 		/* What one wants to do, the other must not deny. */
 		if ((access & s->mode) || (mode & s->access)) {
 			host_put(h);
-			pthread_mutex_unlock(&lock);
+			pthread_mutex_unlock(&lk_mutex);
 			return LK_DENIED;
 		}
 	}
 	if (mine == NULL) {
 		if (nshares >= SHARES_MAX || (mine = calloc(1, sizeof(*mine))) == NULL) {
 			host_put(h);
-			pthread_mutex_unlock(&lock);
+			pthread_mutex_unlock(&lk_mutex);
 			return LK_NOLOCKS;
 		}
 		mine->host = h;
@@ -820,7 +530,7 @@ locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim)
 	}
 	mine->mode = mode;
 	mine->access = access;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&lk_mutex);
 	return LK_GRANTED;
 }
 
@@ -845,13 +555,13 @@ locks_unshare(const struct lk_req *r)
 
 	if (locks_in_grace())
 		return LK_GRACE;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_find(r->caller, &r->peer)) != NULL) {
 		TAILQ_FOREACH_SAFE(s, &shares, link, next)
 			if (s->ent == r->ctx->ent && same_share_owner(s, h, r))
 				share_free(s);
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&lk_mutex);
 	return LK_GRANTED;
 }
 
@@ -861,13 +571,10 @@ locks_unshare(const struct lk_req *r)
 static void
 host_release(struct lk_host *h)
 {
-	struct lk_block *b, *bn;
 	struct lk_share *s, *sn;
 
 	h->nfiles++;	/* keep h while we work on it */
-	TAILQ_FOREACH_SAFE(b, &blocks, link, bn)
-		if (b->f->host == h)
-			block_free(b);
+	lk_blocks_drop_host(h);
 	TAILQ_FOREACH_SAFE(s, &shares, link, sn)
 		if (s->host == h)
 			share_free(s);
@@ -879,12 +586,12 @@ host_release(struct lk_host *h)
 				continue;
 			nranges -= f->held.nr;
 			lr_clear(&f->held, 0, LR_EOF);
-			file_put(f);	/* nothing held any more: closes the description */	/* closing the description drops its locks */
+			lk_file_put(f);	/* closing the description drops its locks */
 		}
 	}
 	h->nfiles--;
 	host_put(h);
-	pthread_cond_signal(&poke);
+	lk_wake();
 }
 
 void
@@ -892,10 +599,10 @@ locks_free_all(const char *caller, const struct sockaddr_storage *peer)
 {
 	struct lk_host *h;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_find(caller, peer)) != NULL)
 		host_release(h);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&lk_mutex);
 }
 
 void
@@ -904,7 +611,7 @@ locks_host_rebooted(const struct sockaddr_storage *addr)
 	struct lk_host *h, *next;
 	unsigned n = 0;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	TAILQ_FOREACH_SAFE(h, &hosts, link, next) {
 		if (!sockaddr_same_host(&h->addr, addr))
 			continue;
@@ -912,7 +619,7 @@ locks_host_rebooted(const struct sockaddr_storage *addr)
 		host_release(h);
 		n++;
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&lk_mutex);
 	if (n) {
 		char name[64];
 
@@ -924,49 +631,42 @@ locks_host_rebooted(const struct sockaddr_storage *addr)
 void
 locks_get_stats(struct lk_stats *s)
 {
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&lk_mutex);
 	s->hosts = nhosts;
 	s->files = nfiles;
 	s->ranges = nranges;
-	s->waiters = nblocks - ngrants;
-	s->grants = ngrants;
+	lk_blocks_count(&s->waiters, &s->grants);
 	s->shares = nshares;
 	s->in_grace = grace_until != 0;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&lk_mutex);
 }
 
 /* ---- life ---- */
 
+void
+lk_tick(void)
+{
+	hosts_gc();
+	if (grace_until && lk_now() >= grace_until) {
+		__atomic_store_n(&grace_until, 0, __ATOMIC_RELAXED);
+		log_info("grace period over: locks are granted to everyone");
+		nsm_prune();
+	}
+}
+
 int
 locks_start(const struct lk_config *c)
 {
-	sigset_t all, old;
-	int rc;
-
 	cfg = *c;
 	for (unsigned i = 0; i < NBUCKETS; i++)
 		TAILQ_INIT(&buckets[i]);
 	if (cfg.grace_secs)
-		grace_until = now_mono() + cfg.grace_secs;
-	if (cfg.no_waiter)
-		return 0;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&waiter, NULL, waiter_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	waiter_running = rc == 0;
-	return rc == 0 ? 0 : -1;
+		grace_until = lk_now() + cfg.grace_secs;
+	return cfg.no_waiter ? 0 : lk_waiters_start(cfg.send_granted);
 }
 
 void
 locks_stop(void)
 {
-	if (!waiter_running)
-		return;
-	pthread_mutex_lock(&lock);
-	stopping = 1;
-	pthread_cond_signal(&poke);
-	pthread_mutex_unlock(&lock);
-	pthread_join(waiter, NULL);
-	waiter_running = 0;
+	lk_waiters_stop();
 }
