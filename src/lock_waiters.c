@@ -185,9 +185,13 @@ blocks_retry(void)
 		b->in_flight = 1;
 		b->tries++;
 		b->next_try = now + GRANT_RETRY_SECS;
-		if (tasks_push(granted_task, id) < 0) {
+		/* One call at a time per client: a dead one holds one thread, not all. */
+		if (tasks_push_for(&b->g.peer, 1, granted_task, id) < 0) {
+			/* Not sent: no try spent; again at the next pass. */
 			free(id);
 			b->in_flight = 0;
+			b->tries--;
+			b->next_try = now;
 		}
 	}
 }

@@ -58,6 +58,7 @@
 #define MSG_TO_RES 5		/* X_MSG + 5 = X_RES */
 #define GRANTED_TIMEOUT_MS 5000
 #define RES_BUF_MAX 4096	/* two netobjs of at most 1024 bytes, and a little */
+#define RES_PER_CLIENT 8	/* _RES answers queued for one client at most */
 
 /* ---- versions 1 and 3 raised to 4, results lowered ---- */
 
@@ -376,7 +377,7 @@ send_res(struct rpc_call *call, uint32_t proc, xdrproc_t xres, void *out)
 	m->t.proto = call->req->proto;
 	m->vers = call->vers;
 	m->proc = proc;
-	if (tasks_push(res_task, m) < 0)
+	if (tasks_push_for(&m->t.addr, RES_PER_CLIENT, res_task, m) < 0)
 		free(m);
 }
 

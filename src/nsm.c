@@ -381,7 +381,7 @@ nsm_notify_clients(void)
 			continue;
 		n->addr = clients[i].addr;
 		n->local = clients[i].local;
-		if (tasks_push(notify_task, n) < 0)
+		if (tasks_push_for(&n->addr, 1, notify_task, n) < 0)
 			free(n);
 	}
 	pthread_mutex_unlock(&lock);
