@@ -785,7 +785,8 @@ print_answer(unsigned proc, const struct answer *a, const struct blob *sent_cook
 	print_hex("cookie", a->cookie.n_bytes, a->cookie.n_len);
 	if (sent_cookie)
 		printf(" cookie_ok=%d", a->cookie.n_len == sent_cookie->len &&
-		    memcmp(a->cookie.n_bytes, sent_cookie->data, sent_cookie->len) == 0);
+		    (sent_cookie->len == 0 ||
+		    memcmp(a->cookie.n_bytes, sent_cookie->data, sent_cookie->len) == 0));
 	if (proc == P_SHARE || proc == P_UNSHARE)
 		printf(" sequence=%d", a->sequence);
 	if (a->denied_holder) {
