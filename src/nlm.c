@@ -106,9 +106,15 @@ testres_down(const nlm4_testres *r4, nlm_testres *r)
 
 /* ---- the call's side of a request ---- */
 
-/* Fills r from the call and a lock; passes its handle through the gate. */
+/*
+ * Fills r from the call and a lock; passes its handle through the gate.
+ * take: the call takes something (TEST, LOCK, SHARE), so the caller must
+ * be able to read the file or own it, as knfsd's NFSD_MAY_LOCK asks;
+ * what was taken can always be given back (UNLOCK, CANCEL, UNSHARE).
+ */
 static int
-begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_req *r)
+begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_req *r,
+    int take)
 {
 	struct rpc_req *req = call->req;
 	struct stat st;
@@ -122,7 +128,8 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
 		r->local.ss_family = AF_UNSPEC;
 	r->proto = req->proto;
 	r->vers = call->vers;
-	r->oh = l->oh.n_bytes;
+	/* An empty netobj decodes to NULL: memcpy and memcmp want a pointer. */
+	r->oh = l->oh.n_len ? l->oh.n_bytes : "";
 	r->ohlen = l->oh.n_len;
 	r->svid = l->svid;
 	r->off = l->l_offset;
@@ -133,6 +140,8 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
 	/* A cached handle of a file removed since: stale, as GETATTR says. */
 	if (err == 0)
 		err = fs_getattr(ctx, &st);
+	if (err == 0 && take && st.st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
+		err = EACCES;
 	return err ? errno_to_nlm4(err) : NLM4_GRANTED;
 }
 
@@ -144,7 +153,7 @@ do_test(struct rpc_call *call, const nlm4_testargs *a, nlm4_testres *out)
 	struct lk_holder *h = call_alloc(call, sizeof(*h));
 	struct fs_ctx ctx;
 	struct lk_req r;
-	int st = begin(call, &a->alock, &ctx, &r);
+	int st = begin(call, &a->alock, &ctx, &r, 1);
 
 	out->cookie = a->cookie;
 	if (st == NLM4_GRANTED) {
@@ -171,7 +180,7 @@ do_lock(struct rpc_call *call, const nlm4_lockargs *a, nlm4_res *out, int monito
 {
 	struct fs_ctx ctx;
 	struct lk_req r;
-	int st = begin(call, &a->alock, &ctx, &r);
+	int st = begin(call, &a->alock, &ctx, &r, 1);
 
 	out->cookie = a->cookie;
 	if (st == NLM4_GRANTED) {
@@ -188,7 +197,7 @@ do_cancel(struct rpc_call *call, const nlm4_cancargs *a, nlm4_res *out)
 {
 	struct fs_ctx ctx;
 	struct lk_req r;
-	int st = begin(call, &a->alock, &ctx, &r);
+	int st = begin(call, &a->alock, &ctx, &r, 0);
 
 	out->cookie = a->cookie;
 	if (st == NLM4_GRANTED) {
@@ -204,7 +213,7 @@ do_unlock(struct rpc_call *call, const nlm4_unlockargs *a, nlm4_res *out)
 {
 	struct fs_ctx ctx;
 	struct lk_req r;
-	int st = begin(call, &a->alock, &ctx, &r);
+	int st = begin(call, &a->alock, &ctx, &r, 0);
 
 	out->cookie = a->cookie;
 	if (st == NLM4_GRANTED)
@@ -470,7 +479,7 @@ do_share(struct rpc_call *call, const nlm4_shareargs *a, int unshare)
 	l.caller_name = a->share.caller_name;
 	l.fh = a->share.fh;
 	l.oh = a->share.oh;
-	st = begin(call, &l, &ctx, &r);
+	st = begin(call, &l, &ctx, &r, !unshare);
 	/* XDR's enum decoding takes any number: only deny and access bits are modes. */
 	if (st == NLM4_GRANTED && ((unsigned)a->share.mode > FSM4_DRW ||
 	    (unsigned)a->share.access > FSA4_RW))

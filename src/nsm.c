@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -288,6 +289,10 @@ nsm_monitor(const struct sockaddr_storage *client, const struct sockaddr_storage
 		c->addr = *client;
 		c->local = *local;
 		snprintf(c->caller, sizeof(c->caller), "%s", caller);
+		/* One line of three words per client: a caller_name is the client's choice. */
+		for (char *p = c->caller; *p; p++)
+			if (!isgraph((unsigned char)*p))
+				*p = '?';
 		c->current = 1;
 		save_list();
 	}
