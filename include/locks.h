@@ -120,6 +120,9 @@ void locks_host_rebooted(const struct sockaddr_storage *addr);
 void locks_granted_res(const void *cookie, size_t len, const struct sockaddr_storage *peer,
     int granted);
 
+/* Tests only: releases everything and forgets every client, as a restart would. */
+void locks_reset(void);
+
 /* Counts for statistics. */
 struct lk_stats {
 	unsigned hosts, files, ranges, waiters, grants, shares;

@@ -628,6 +628,26 @@ locks_host_rebooted(const struct sockaddr_storage *addr)
 	}
 }
 
+/*
+ * For tests only (tests/fuzz/fuzz_rpc.c): every client is forgotten at
+ * once, as if the daemon had restarted, so that each fuzz input starts
+ * from the same lock table. Hosts go now, not after HOST_IDLE_SECS:
+ * hosts_gc runs from the waiter thread (lk_tick), which the fuzz target
+ * does not start.
+ */
+void
+locks_reset(void)
+{
+	struct lk_host *h, *next;
+
+	pthread_mutex_lock(&lk_mutex);
+	TAILQ_FOREACH_SAFE(h, &hosts, link, next) {
+		host_release(h);	/* leaves h holding nothing */
+		host_free(h);
+	}
+	pthread_mutex_unlock(&lk_mutex);
+}
+
 void
 locks_get_stats(struct lk_stats *s)
 {

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: the RPC call decoder and dispatch of every program,
- * version and procedure (NFS v2/v3, MOUNT v1/v2/v3) against a scratch
- * export, the way a worker thread runs a call (dispatch_request).
+ * version and procedure (NFS v2/v3, MOUNT v1/v2/v3, NLM v1/v3/v4) against
+ * a scratch export, the way a worker thread runs a call (dispatch_request).
  *
  * Input layout:
  *   byte 0     how the call arrived:
@@ -18,21 +18,37 @@
  *       -> the v3 handle of object i (see enum obj); x != 0 cuts or pads
  *          it to x % 65 bytes; z != 0 xors byte y with z
  *   FF 'F' 'Z' '2' i x y z + 24 bytes    (a fixed 32-byte NFSv2 handle)
- *       -> the v2 handle of object i, y/z as above
+ *       -> the v2 handle of object i, y/z as above (NLM v1/v3 carry it
+ *          as a netobj: 00 00 00 20 and this marker)
  *   00 00 00 08 FF 'F' 'Z' 'P' i x y z   (an XDR string of 8 bytes)
  *       -> path i (see enum path); x != 0 cuts it to x bytes (prefixes of
  *          an export path); z != 0 appends "/", "/dir", "/.." or "/../ro"
  * Everything else in the message is the fuzzer's.
  *
- * The transport is this file's: transport_reply, req_free and the other
- * functions src/transport.c would provide are defined here, so transport.o
- * is never linked in (tests/fuzz/smoke.sh checks with nm). transport_reply
- * checks every reply: it answers the call's XID, at most one per call,
- * decodes as an RPC reply and, when accepted, with the procedure's own XDR
- * results routine consuming exactly the reply; a UDP reply fits in a
- * datagram. After each call the worker's identity goes back to root and
- * the export tree is put back as it was (same inodes where possible, so
- * the handles stay valid); a change outside the exports aborts.
+ * Locks. NLM's state is the lock manager's (locks.c), not the tree's, and
+ * it would carry over from one input to the next. Like the tree it is put
+ * back after every NLM call: locks_reset() forgets every client, then the
+ * fixture below is built again, so that one call can meet a conflict, a
+ * waiter, a share reservation or a range of its own to split or merge.
+ * The fixture's owners are caller "fuzz" at 127.0.0.1 with the owner
+ * handles "fuzz-A" (svid 1) and "fuzz-B" (svid 2), and caller "fuzz6" at
+ * ::1 with "fuzz-D" (svid 4), all on object O_FILE (see
+ * build_lock_fixture); the seeds use them. The lock manager runs without
+ * its waiter thread and without background tasks, so blocked requests
+ * just wait and callbacks (GRANTED, _RES, SM_MON) are dropped: nothing
+ * leaves the process.
+ *
+ * The transport is this file's: transport_reply, transport_drop, req_free
+ * and the other functions src/transport.c would provide are defined here,
+ * so transport.o is never linked in (tests/fuzz/smoke.sh checks with nm);
+ * req_local_addr says loopback, in the peer's family. transport_reply
+ * checks every reply: it answers the call's XID, at most one per call (and
+ * none to a call dropped), decodes as an RPC reply and, when accepted,
+ * with the procedure's own XDR results routine consuming exactly the
+ * reply; a UDP reply fits in a datagram. After each call the worker's
+ * identity goes back to root and the export tree is put back as it was
+ * (same inodes where possible, so the handles stay valid); a change
+ * outside the exports aborts.
  *
  * FUZZ_WRITE_SEEDS=DIR: write the seed corpus (valid calls for every
  * procedure) into DIR, run each once and print what it got, then exit.
@@ -40,6 +56,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -58,15 +75,20 @@
 #include "fh.h"
 #include "fsops.h"
 #include "icache.h"
+#include "locks.h"
 #include "log.h"
 #include "mountd.h"
 #include "nfs3.h"
+#include "nlm.h"
+#include "nsm.h"
 #include "recmark.h"
 #include "transport.h"
 
 #include "mount_prot.h"
 #include "nfs3_prot.h"
 #include "nfs_prot.h"
+#include "nlm4_prot.h"
+#include "nlm_prot.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -74,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FSID_RW 7
 #define FSID_RO 8
 #define MAX_MSG (RPC_MAX_RECORD + 64)
+#define NLM_V4 4		/* nlm_prot.h names versions 1 and 3 only */
 
 static const uint8_t fuzz_key[FH_KEY_LEN] = "usernfsd-fuzzrpc";
 
@@ -476,6 +499,7 @@ remove_tree(void)
 
 static struct {
 	unsigned replies;	/* to the call being dispatched */
+	unsigned drops;		/* transport_drop: a TCP connection would close */
 	int freed;
 	int capture;		/* the little client below wants the reply: */
 	uint8_t *captured;
@@ -486,9 +510,9 @@ static struct {
 static const struct rpc_proc *
 find_proc(uint32_t prog, uint32_t vers, uint32_t proc)
 {
-	const struct rpc_program *progs[] = { &nfs_program, &mount_program };
+	const struct rpc_program *progs[] = { &nfs_program, &mount_program, &nlm_program };
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
 		if (progs[i]->prog != prog)
 			continue;
 		for (unsigned v = 0; v < progs[i]->nversions; v++)
@@ -548,6 +572,8 @@ transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 		die("reply after the request was freed");
 	if (++cur.replies > 1)
 		die("more than one reply to one call");
+	if (cur.drops)
+		die("a reply to a call already dropped");
 	if (req->proto == IPPROTO_TCP) {
 		/* The record mark goes into the headroom, as the real transport does. */
 		uint32_t mark = htonl(RM_LAST_FRAG | (uint32_t)len);
@@ -564,10 +590,21 @@ transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 	}
 }
 
+/*
+ * A record that is no call at all: the real transport closes its TCP
+ * connection. Here there is no connection, but it must not also be
+ * answered, nor be dropped twice.
+ */
 void
 transport_drop(struct rpc_req *req)
 {
-	(void)req;	/* the real one closes a TCP connection: nothing to do here */
+	(void)req;
+	if (cur.freed)
+		die("drop after the request was freed");
+	if (cur.replies)
+		die("a call dropped after it was answered");
+	if (++cur.drops > 1)
+		die("a call dropped twice");
 }
 
 void
@@ -602,6 +639,35 @@ req_peer_port(const struct rpc_req *req)
 	if (req->peer.ss_family == AF_INET)
 		return ntohs(((const struct sockaddr_in *)&req->peer)->sin_port);
 	return ntohs(((const struct sockaddr_in6 *)&req->peer)->sin6_port);
+}
+
+/*
+ * NLM asks which of our addresses was called, for its callbacks (which
+ * go nowhere here: no background tasks run). Every peer of set_peer is
+ * one a loopback socket could see, so loopback it is, in the peer's
+ * family (a v4-mapped peer came to a v6 socket on ::ffff:127.0.0.1).
+ */
+int
+req_local_addr(const struct rpc_req *req, struct sockaddr_storage *out)
+{
+	const struct sockaddr_in6 *peer6 = (const struct sockaddr_in6 *)&req->peer;
+
+	memset(out, 0, sizeof(*out));
+	if (req->peer.ss_family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)out;
+
+		sin6->sin6_family = AF_INET6;
+		if (IN6_IS_ADDR_V4MAPPED(&peer6->sin6_addr))
+			inet_pton(AF_INET6, "::ffff:127.0.0.1", &sin6->sin6_addr);
+		else
+			sin6->sin6_addr = in6addr_loopback;
+	} else {
+		struct sockaddr_in *sin = (struct sockaddr_in *)out;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	}
+	return 0;
 }
 
 /* ---- markers ---- */
@@ -676,6 +742,12 @@ expand(const uint8_t *in, size_t n, uint8_t *out)
 
 static struct worker *worker;
 static uint8_t *msgbuf;
+/*
+ * An NLM call ran since the lock fixture was built: it may have changed
+ * the lock table. (Not "the last call was NLM": restore_tree may have run
+ * calls of its own since.)
+ */
+static int locks_touched;
 
 static void
 set_peer(struct rpc_req *req, uint8_t how)
@@ -708,6 +780,7 @@ run_input(const uint8_t *data, size_t size, int capture)
 {
 	struct rpc_req *req;
 	struct rpc_call c;
+	uint32_t prog;
 	size_t len;
 
 	if (size < 1)
@@ -726,6 +799,8 @@ run_input(const uint8_t *data, size_t size, int capture)
 		die("out of memory");
 	memcpy(req->buf, msgbuf, len);
 	req->len = len;
+	if (req_call_word(req, 3, &prog) && prog == NLM_PROG)
+		locks_touched = 1;
 
 	memset(&cur, 0, sizeof(cur));
 	cur.capture = capture;
@@ -749,9 +824,9 @@ struct msg {
 };
 
 static void
-begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
+begin_xid(struct msg *m, uint32_t xid, uint32_t prog, uint32_t vers, uint32_t proc,
+    int auth_sys)
 {
-	static uint32_t xid = 0x46555a00;	/* "FUZ" */
 	char body[MAX_AUTH_BYTES], machname[] = "fuzz";
 	gid_t gids[2] = { 0, 1000 };
 	struct authunix_parms aup = { 0, machname, 0, 0, 2, gids };
@@ -759,7 +834,7 @@ begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
 	XDR ax;
 
 	memset(&call, 0, sizeof(call));
-	call.rm_xid = ++xid;
+	call.rm_xid = xid;
 	call.rm_direction = CALL;
 	call.rm_call.cb_rpcvers = RPC_MSG_VERSION;
 	call.rm_call.cb_prog = prog;
@@ -784,6 +859,14 @@ begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
 	xdrmem_create(&m->x, (char *)m->buf + 1, sizeof(m->buf) - 1, XDR_ENCODE);
 	if (!xdr_callmsg(&m->x, &call))
 		die("cannot encode a call header");
+}
+
+static void
+begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
+{
+	static uint32_t xid = 0x46555a00;	/* "FUZ" */
+
+	begin_xid(m, ++xid, prog, vers, proc, auth_sys);
 }
 
 static size_t
@@ -906,6 +989,18 @@ xdr_status_fh(XDR *x, struct status_fh *r)
 	return r->status != 0 || xdr_bytes(x, &r->fh, &r->len, FH3_MAXLEN);
 }
 
+/* Cookie and status: the start of every NLM result there is. */
+static bool_t
+xdr_cookie_stat(XDR *x, struct status_fh *r)
+{
+	char *cookie = NULL;
+	u_int len = 0;
+	bool_t ok = xdr_bytes(x, &cookie, &len, LK_OH_MAX) && xdr_u_int(x, &r->status);
+
+	free(cookie);
+	return ok;
+}
+
 /*
  * Runs m; returns the accept status (or 100 + reject status, or -1 when
  * nothing came back) and, when accepted, the first word of the results.
@@ -932,7 +1027,8 @@ call(struct msg *m, uint32_t *status, uint8_t *fh, size_t *fhlen)
 	memset(&sf, 0, sizeof(sf));
 	reply.acpted_rply.ar_verf.oa_base = verf;
 	reply.acpted_rply.ar_results.where = (caddr_t)&sf;
-	reply.acpted_rply.ar_results.proc = XDRPROC(xdr_status_fh);
+	reply.acpted_rply.ar_results.proc = m->prog == NLM_PROG ? XDRPROC(xdr_cookie_stat) :
+	    XDRPROC(xdr_status_fh);
 	xdrmem_create(&x, (char *)captured, (u_int)captured_len, XDR_DECODE);
 	if (!xdr_replymsg(&x, &reply)) {
 		/* Results that are not status + handle: the status alone will do. */
@@ -997,6 +1093,163 @@ refresh_handles(void)
 	}
 }
 
+/* ---- NLM arguments, and the lock fixture ---- */
+
+/* A lock owner: NLM's (caller_name, owner handle, svid) and where it calls from. */
+struct owner {
+	const char *caller, *oh;
+	int32_t svid;
+	uint8_t how;		/* the input's byte 0 */
+};
+
+/* The fixture's owners A, B (at 127.0.0.1) and D (at ::1); C is the seeds' own. */
+static const struct owner own_a = { "fuzz", "fuzz-A", 1, 0x03 };
+static const struct owner own_b = { "fuzz", "fuzz-B", 2, 0x03 };
+static const struct owner own_c = { "fuzz", "fuzz-C", 3, 0x03 };
+static const struct owner own_d = { "fuzz6", "fuzz-D", 4, 0x07 };	/* TCP, 700, ::1 */
+
+#define GIB4 0x100000000ull	/* beyond what a version 1 or 3 offset can say */
+
+static void
+put_cookie(struct msg *m)
+{
+	put_str(m, "fuzz-cookie");
+}
+
+/* NLM's fh: v4's is the v3 handle, v1's and v3's the 32-byte v2 handle. */
+static void
+put_nlm_fh(struct msg *m, uint32_t vers, enum obj i)
+{
+	if (vers == NLM_V4) {
+		fh3m(m, i);
+	} else {
+		put_u32(m, FH2_LEN);	/* a netobj holding the v2 handle marker */
+		fh2m(m, i);
+	}
+}
+
+/* nlm_lock / nlm4_lock: offsets and lengths have 32 bits before version 4. */
+static void
+put_nlm_lock(struct msg *m, uint32_t vers, enum obj i, const struct owner *o, uint64_t off,
+    uint64_t len)
+{
+	put_str(m, o->caller);
+	put_nlm_fh(m, vers, i);
+	put_str(m, o->oh);
+	put_u32(m, (uint32_t)o->svid);
+	if (vers == NLM_V4) {
+		put_u64(m, off);
+		put_u64(m, len);
+	} else {
+		put_u32(m, (uint32_t)off);
+		put_u32(m, (uint32_t)len);
+	}
+}
+
+static void
+put_nlm_lockargs(struct msg *m, uint32_t vers, int block, int excl, enum obj i,
+    const struct owner *o, uint64_t off, uint64_t len)
+{
+	put_cookie(m);
+	put_u32(m, (uint32_t)block);
+	put_u32(m, (uint32_t)excl);
+	put_nlm_lock(m, vers, i, o, off, len);
+	put_u32(m, 0);		/* reclaim */
+	put_u32(m, 3);		/* the client's NSM state */
+}
+
+/* nlm_share / nlm4_share with its cookie and reclaim flag. */
+static void
+put_nlm_shareargs(struct msg *m, uint32_t vers, enum obj i, const struct owner *o, uint32_t mode,
+    uint32_t access)
+{
+	put_cookie(m);
+	put_str(m, o->caller);
+	put_nlm_fh(m, vers, i);
+	put_str(m, o->oh);
+	put_u32(m, mode);
+	put_u32(m, access);
+	put_u32(m, 0);		/* reclaim */
+}
+
+/*
+ * Fixture calls have XIDs of their own: the duplicate request cache would
+ * answer a LOCK it has seen without taking the lock, and the seeds' XIDs
+ * stay what they were before NLM was fuzzed.
+ */
+static uint32_t fixture_xid = 0x4c4b0000;	/* "LK" */
+
+static void
+fixture_call(struct msg *m, uint32_t want, const char *what)
+{
+	uint32_t st = ~0u;
+	int rc = call(m, &st, NULL, NULL);
+
+	if (rc != SUCCESS || st != want)
+		die("lock fixture: %s: accept status %d, NLM status %u, not %u", what, rc, st,
+		    want);
+}
+
+static void
+fixture_lock(const struct owner *o, int block, int excl, uint64_t off, uint64_t len,
+    uint32_t want, const char *what)
+{
+	struct msg m;
+
+	begin_xid(&m, ++fixture_xid, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, block, excl, O_FILE, o, off, len);
+	m.buf[0] = o->how;
+	fixture_call(&m, want, what);
+}
+
+/*
+ * The lock table every NLM call meets, on O_FILE: A holds 0-99 exclusive,
+ * 200-299 shared and 4 KiB from 4 GiB exclusive (beyond v1/v3 offsets),
+ * and a share reservation (reads, denying writes); B holds 250-349 shared
+ * and from 4 GiB + 8 KiB to the end of the file shared, and waits for 0-99
+ * exclusive; D, at another address (and family), holds 200-209 shared.
+ */
+static void
+build_lock_fixture(void)
+{
+	static const struct lk_stats empty;
+	static struct lk_stats first;
+	struct lk_stats st;
+	struct msg m;
+
+	/* The counts catch a lock table whose bookkeeping went wrong. */
+	locks_reset();
+	locks_get_stats(&st);
+	if (memcmp(&st, &empty, sizeof(st)) != 0)
+		die("after locks_reset: %u hosts, %u files, %u ranges, %u waiters, %u grants, "
+		    "%u shares", st.hosts, st.files, st.ranges, st.waiters, st.grants, st.shares);
+	fixture_lock(&own_a, 0, 1, 0, 100, NLM4_GRANTED, "A: exclusive 0-99");
+	fixture_lock(&own_a, 0, 0, 200, 100, NLM4_GRANTED, "A: shared 200-299");
+	fixture_lock(&own_a, 0, 1, GIB4, 4096, NLM4_GRANTED, "A: exclusive at 4 GiB");
+	fixture_lock(&own_b, 0, 0, 250, 100, NLM4_GRANTED, "B: shared 250-349");
+	fixture_lock(&own_b, 0, 0, GIB4 + 8192, 0, NLM4_GRANTED, "B: shared from 4 GiB + 8 KiB on");
+	fixture_lock(&own_b, 1, 1, 0, 100, NLM4_BLOCKED, "B: waits for 0-99");
+	fixture_lock(&own_d, 0, 0, 200, 10, NLM4_GRANTED, "D: shared 200-209");
+	begin_xid(&m, ++fixture_xid, NLM_PROG, NLM_V4, NLM_SHARE, 1);
+	put_nlm_shareargs(&m, NLM_V4, O_FILE, &own_a, FSM4_DW, FSA4_R);
+	fixture_call(&m, NLM4_GRANTED, "A: share, deny write");
+	locks_touched = 0;
+	locks_get_stats(&st);
+	if (first.hosts == 0)
+		first = st;
+	else if (memcmp(&st, &first, sizeof(st)) != 0)
+		die("the lock fixture came out different: %u hosts, %u files, %u ranges, "
+		    "%u waiters, %u shares", st.hosts, st.files, st.ranges, st.waiters, st.shares);
+}
+
+/* After a call, as restore_tree for the tree: NLM calls may change the lock table. */
+static void
+put_back_locks(void)
+{
+	if (locks_touched)
+		build_lock_fixture();
+}
+
 /* ---- seeds ---- */
 
 static const char *seed_dir;
@@ -1006,6 +1259,7 @@ static unsigned nseeds;
 static void
 seed(struct msg *m, const char *name)
 {
+	const struct rpc_proc *proc;
 	char path[PATH_MAX];
 	uint32_t status = ~0u;
 	FILE *f;
@@ -1017,17 +1271,391 @@ seed(struct msg *m, const char *name)
 		die("%s: %s", path, strerror(errno));
 	nseeds++;
 	rc = call(m, &status, NULL, NULL);
+	proc = find_proc(m->prog, m->vers, m->proc);
 	printf("%-28s %4zu bytes  ", name, msg_len(m));
 	if (rc < 0)
-		printf("no reply\n");
+		printf("no reply");
 	else if (rc >= 100)
-		printf("denied (reject_stat %d)\n", rc - 100);
+		printf("denied (reject_stat %d)", rc - 100);
 	else if (rc != SUCCESS)
-		printf("accept_stat %d\n", rc);
-	else if (m->proc == 0)
-		printf("ok\n");
+		printf("accept_stat %d", rc);
+	else if (m->proc == 0 || (proc && proc->res_size == 0))
+		printf("ok");
+	else if (m->prog == NLM_PROG)
+		printf("ok, NLM status %u", status);
 	else
-		printf("ok, results begin with %u\n", status);
+		printf("ok, results begin with %u", status);
+	if (m->prog == NLM_PROG) {
+		struct lk_stats st;
+
+		/* What the call did to the fixture (hosts, files, ranges, waiters, shares). */
+		locks_get_stats(&st);
+		printf(" [locks %u/%u/%u/%u/%u]", st.hosts, st.files, st.ranges, st.waiters,
+		    st.shares);
+	}
+	printf("\n");
+	/* As between fuzz inputs: the next seed meets the fixture, not this one's locks. */
+	put_back_locks();
+}
+
+/* The arguments of NLM procedure proc of version vers, a valid call against the fixture. */
+static void
+put_nlm_args(struct msg *m, uint32_t vers, uint32_t proc)
+{
+	static const uint8_t priv[16] = "statd's private";
+	int v4 = vers == NLM_V4;
+
+	switch (proc) {
+	case NLM_TEST:
+	case NLM_TEST_MSG:
+	case NLM_GRANTED:
+	case NLM_GRANTED_MSG:
+		/* C asks about A's exclusive range (GRANTED: as if we were a client). */
+		put_cookie(m);
+		put_u32(m, 1);		/* exclusive */
+		put_nlm_lock(m, vers, O_FILE, &own_c, 50, 10);
+		break;
+	case NLM_LOCK:
+	case NLM_LOCK_MSG:
+	case NLM_NM_LOCK:
+		put_nlm_lockargs(m, vers, 0, 1, O_FILE, &own_c, 1000, 100);
+		break;
+	case NLM_CANCEL:
+	case NLM_CANCEL_MSG:
+		/* B gives up waiting for 0-99. */
+		put_cookie(m);
+		put_u32(m, 1);		/* block */
+		put_u32(m, 1);		/* exclusive */
+		put_nlm_lock(m, vers, O_FILE, &own_b, 0, 100);
+		break;
+	case NLM_UNLOCK:
+	case NLM_UNLOCK_MSG:
+		/* A unlocks the middle of 0-99: two ranges are left. */
+		put_cookie(m);
+		put_nlm_lock(m, vers, O_FILE, &own_a, 40, 20);
+		break;
+	case NLM_TEST_RES:
+		/* What a client's lock manager answers to a TEST_MSG: denied, and by whom. */
+		put_cookie(m);
+		put_u32(m, 1);		/* denied */
+		put_u32(m, 1);		/* exclusive */
+		put_u32(m, (uint32_t)own_a.svid);
+		put_str(m, own_a.oh);
+		if (v4) {
+			put_u64(m, 0);
+			put_u64(m, 100);
+		} else {
+			put_u32(m, 0);
+			put_u32(m, 100);
+		}
+		break;
+	case NLM_LOCK_RES:
+	case NLM_CANCEL_RES:
+	case NLM_UNLOCK_RES:
+		put_cookie(m);
+		put_u32(m, 0);		/* granted */
+		break;
+	case NLM_GRANTED_RES:
+		/* An answer to a GRANTED_MSG we never sent: its 8-byte cookie is unknown. */
+		put_str(m, "grant-id");
+		put_u32(m, 0);
+		break;
+	case NLM_SHARE:
+		/* C reads, denying nothing: A's reservation denies only writes. */
+		put_nlm_shareargs(m, vers, O_FILE, &own_c, FSM4_DN, FSA4_R);
+		break;
+	case NLM_UNSHARE:
+		put_nlm_shareargs(m, vers, O_FILE, &own_a, FSM4_DN, FSA4_NONE);
+		break;
+	case NLM_FREE_ALL:
+		put_str(m, "fuzz");	/* the fixture's caller restarted */
+		put_u32(m, 5);
+		break;
+	case NSM_CALLBACK_PROC:
+		/* rpc.statd: 127.0.0.1 (every fixture owner's address) restarted. */
+		put_str(m, "127.0.0.1");
+		put_u32(m, 7);
+		put_fixed(m, priv, sizeof(priv));
+		break;
+	default:
+		break;		/* NULL */
+	}
+}
+
+/* One seed per procedure of each version, then calls a hostile client makes. */
+static void
+write_nlm_seeds(void)
+{
+	static const uint32_t procs1[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+	static const uint32_t procs3[] = {
+		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22, 23
+	};
+	static const uint32_t procs4[] = {
+		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 21, 22, 23
+	};
+	static const struct {
+		uint32_t vers;
+		const uint32_t *procs;
+		size_t n;
+	} versions[] = {
+		{ NLM_VERS, procs1, ARRAY_SIZE(procs1) },
+		{ NLM_VERSX, procs3, ARRAY_SIZE(procs3) },
+		{ NLM_V4, procs4, ARRAY_SIZE(procs4) },
+	};
+	char big[LK_OH_MAX + 2], seedname[64];
+	struct owner o;
+	struct msg m;
+
+	for (size_t v = 0; v < ARRAY_SIZE(versions); v++) {
+		for (size_t i = 0; i < versions[v].n; i++) {
+			uint32_t vers = versions[v].vers, proc = versions[v].procs[i];
+			const struct rpc_proc *p = find_proc(NLM_PROG, vers, proc);
+			size_t len;
+
+			if (p == NULL || p->fn == NULL)
+				die("NLM v%u has no procedure %u", vers, proc);
+			/* nlm4-test-msg for TEST_MSG of version 4 */
+			len = (size_t)snprintf(seedname, sizeof(seedname), "nlm%u-%s", vers, p->name);
+			for (size_t c = 4; c < len; c++) {
+				char ch = seedname[c];
+
+				seedname[c] = ch == '_' ? '-' : (char)tolower((unsigned char)ch);
+			}
+			begin(&m, NLM_PROG, vers, proc, 1);
+			put_nlm_args(&m, vers, proc);
+			seed(&m, seedname);
+		}
+	}
+
+	/* ---- the lock table's corners ---- */
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 1, 1, O_FILE, &own_c, 0, 10);
+	seed(&m, "nlm4-lock-blocked");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 1, 1, O_FILE, &own_b, 0, 100);
+	seed(&m, "nlm4-lock-blocked-again");	/* B asks again for what it waits for */
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_c, 200, 10);
+	seed(&m, "nlm4-lock-denied");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_a, 220, 10);
+	seed(&m, "nlm4-lock-upgrade-middle");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_a, 100, 50);
+	seed(&m, "nlm4-lock-merge");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 0, O_FILE, &own_a, 0, 0);
+	seed(&m, "nlm4-lock-downgrade-all");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 0, O_FILE, &own_c, GIB4 + 8192, 0);
+	seed(&m, "nlm4-lock-to-eof");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 0, O_FILE, &own_c, 1ull << 63, 10);
+	seed(&m, "nlm4-lock-fbig");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 0, O_FILE, &own_c, 10, ~0ull);
+	seed(&m, "nlm4-lock-huge-len");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_EMPTY, &own_c, 0, 0);
+	xdr_setpos(&m.x, xdr_getpos(&m.x) - 8);
+	put_u32(&m, 1);		/* reclaim, out of any grace period */
+	put_u32(&m, 3);
+	seed(&m, "nlm4-lock-reclaim");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_RO_FILE, &own_c, 0, 0);
+	seed(&m, "nlm4-lock-ro-export");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 0, O_DIR, &own_c, 0, 0);
+	seed(&m, "nlm4-lock-dir");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FIFO, &own_c, 0, 0);
+	seed(&m, "nlm4-lock-fifo");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_ESCAPE, &own_c, 0, 0);
+	seed(&m, "nlm4-lock-symlink");
+	begin(&m, NLM_PROG, NLM_V4, NLM_UNLOCK, 1);
+	put_cookie(&m);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &own_b, 0, 0);
+	seed(&m, "nlm4-unlock-all");
+	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
+	put_cookie(&m);
+	put_u32(&m, 1);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &own_a, 0, 200);	/* its own: no conflict */
+	seed(&m, "nlm4-test-own");
+	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
+	put_cookie(&m);
+	put_u32(&m, 0);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 300, 0);
+	seed(&m, "nlm4-test-shared-denied");
+	/* The holder is beyond 32 bits: a version 1 client is told "from here to the end". */
+	begin(&m, NLM_PROG, NLM_VERS, NLM_TEST, 1);
+	put_cookie(&m);
+	put_u32(&m, 1);
+	put_nlm_lock(&m, NLM_VERS, O_FILE, &own_c, 0xfffff000u, 0);
+	seed(&m, "nlm1-test-holder-beyond-4g");
+	begin(&m, NLM_PROG, NLM_V4, NLM_CANCEL, 1);
+	put_cookie(&m);
+	put_u32(&m, 1);
+	put_u32(&m, 1);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 0, 100);
+	seed(&m, "nlm4-cancel-nothing");
+	begin(&m, NLM_PROG, NLM_V4, NLM_SHARE, 1);
+	put_nlm_shareargs(&m, NLM_V4, O_FILE, &own_c, FSM4_DN, FSA4_RW);
+	seed(&m, "nlm4-share-denied");
+	begin(&m, NLM_PROG, NLM_V4, NLM_SHARE, 1);
+	put_nlm_shareargs(&m, NLM_V4, O_FILE, &own_a, FSM4_DRW, FSA4_RW);
+	seed(&m, "nlm4-share-change-own");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK_MSG, 1);
+	put_nlm_lockargs(&m, NLM_V4, 1, 1, O_FILE, &own_c, 0, 10);
+	seed(&m, "nlm4-lock-msg-blocked");
+	begin(&m, NLM_PROG, NLM_V4, NLM_FREE_ALL, 1);
+	put_str(&m, "someone-else");
+	put_u32(&m, 5);
+	seed(&m, "nlm4-free-all-stranger");
+
+	/* ---- the same calls from elsewhere ---- */
+	begin(&m, NLM_PROG, NLM_V4, NLM_UNLOCK, 1);
+	put_cookie(&m);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &own_d, 0, 0);
+	m.buf[0] = own_d.how;
+	seed(&m, "nlm4-unlock-ipv6");
+	begin(&m, NLM_PROG, NLM_V4, NLM_FREE_ALL, 1);
+	put_str(&m, own_d.caller);
+	put_u32(&m, 5);
+	m.buf[0] = own_d.how;
+	seed(&m, "nlm4-free-all-ipv6");
+	begin(&m, NLM_PROG, NLM_V4, NSM_CALLBACK_PROC, 1);
+	put_str(&m, "::1");
+	put_u32(&m, 9);
+	put_fixed(&m, "0123456789abcdef", 16);
+	m.buf[0] = own_d.how;	/* statd on ::1 */
+	seed(&m, "nlm4-sm-notify-ipv6");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_c, 1000, 100);
+	m.buf[0] = 0x07;	/* TCP, privileged port, ::1 (a secure entry) */
+	seed(&m, "nlm4-lock-ipv6");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_a, 0, 100);
+	m.buf[0] = 0x0c;	/* UDP, port 40000, ::ffff:127.0.0.1: A, by name, elsewhere */
+	seed(&m, "nlm4-lock-v4mapped-udp");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_c, 1000, 100);
+	m.buf[0] = 0x0b;	/* TCP, privileged port, 192.0.2.99: no export admits it */
+	seed(&m, "bad-nlm4-lock-stranger");
+	begin(&m, NLM_PROG, NLM_V4, NSM_CALLBACK_PROC, 1);
+	put_nlm_args(&m, NLM_V4, NSM_CALLBACK_PROC);
+	m.buf[0] = 0x01;	/* TCP from port 40000: not rpc.statd */
+	seed(&m, "bad-nlm4-sm-notify-unprivileged");
+	begin(&m, NLM_PROG, NLM_V4, NSM_CALLBACK_PROC, 1);
+	put_str(&m, "fuzz");	/* not an address: we never ask statd to watch names */
+	put_u32(&m, 7);
+	put_fixed(&m, "0123456789abcdef", 16);
+	seed(&m, "bad-nlm4-sm-notify-name");
+
+	/* ---- sizes at XDR's limits (1024) and beyond ---- */
+	/* big is 1024 x's, or 1025 with big[LK_OH_MAX] = 'x'. */
+	memset(big, 'x', sizeof(big));
+	big[LK_OH_MAX + 1] = '\0';
+	big[LK_OH_MAX] = '\0';
+	o = own_c;
+	o.caller = big;		/* caller_name<1024> */
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &o, 1000, 100);
+	seed(&m, "bad-nlm4-caller-1024");
+	begin(&m, NLM_PROG, NLM_VERSX, NLM_SHARE, 1);
+	put_nlm_shareargs(&m, NLM_VERSX, O_FILE, &o, FSM4_DN, FSA4_R);
+	seed(&m, "bad-nlm3-share-caller-1024");
+	big[LK_OH_MAX] = 'x';
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &o, 1000, 100);
+	seed(&m, "bad-nlm4-caller-1025");
+	begin(&m, NLM_PROG, NLM_VERS, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_VERS, 0, 1, O_FILE, &o, 1000, 100);
+	seed(&m, "bad-nlm1-caller-1025");
+	begin(&m, NLM_PROG, NLM_V4, NLM_FREE_ALL, 1);
+	put_str(&m, big);		/* name<1025>: at the limit */
+	put_u32(&m, 5);
+	seed(&m, "bad-nlm4-free-all-name-1025");
+	o = own_c;
+	o.oh = big;		/* netobj: at most 1024 bytes */
+	big[LK_OH_MAX] = '\0';
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 1, 1, O_FILE, &o, 0, 10);
+	seed(&m, "bad-nlm4-oh-1024-blocked");
+	begin(&m, NLM_PROG, NLM_V4, NLM_TEST_MSG, 1);
+	put_str(&m, big);	/* cookie 1024: a 1024-byte cookie and holder in the _RES */
+	put_u32(&m, 1);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &o, 50, 10);
+	seed(&m, "bad-nlm4-test-msg-cookie-1024");
+	begin(&m, NLM_PROG, NLM_VERS, NLM_UNLOCK, 1);
+	put_str(&m, big);
+	put_nlm_lock(&m, NLM_VERS, O_FILE, &o, 0, 0);
+	seed(&m, "bad-nlm1-cookie-oh-1024");
+	big[LK_OH_MAX] = 'x';
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &o, 1000, 100);
+	seed(&m, "bad-nlm4-oh-1025");
+	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
+	put_str(&m, big);
+	put_u32(&m, 1);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 50, 10);
+	seed(&m, "bad-nlm4-cookie-1025");
+
+	/* ---- handles ---- */
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_cookie(&m);
+	put_u32(&m, 0);
+	put_u32(&m, 1);
+	put_str(&m, "fuzz");
+	fh3x(&m, O_FILE, 0, 9, 0x40);	/* a forged handle: its MAC fails */
+	put_str(&m, own_c.oh);
+	put_u32(&m, (uint32_t)own_c.svid);
+	put_u64(&m, 0);
+	put_u64(&m, 0);
+	put_u32(&m, 0);
+	put_u32(&m, 3);
+	seed(&m, "bad-nlm4-fh-forged");
+	begin(&m, NLM_PROG, NLM_VERS, NLM_TEST, 1);
+	put_cookie(&m);
+	put_u32(&m, 1);
+	put_str(&m, "fuzz");
+	put_u32(&m, FH2_LEN);
+	{
+		uint8_t mk[FH2_LEN] = { 0xff, 'F', 'Z', '2', O_FILE, 0, 20, 0x01 };
+
+		put_fixed(&m, mk, sizeof(mk));
+	}
+	put_str(&m, own_c.oh);
+	put_u32(&m, (uint32_t)own_c.svid);
+	put_u32(&m, 0);
+	put_u32(&m, 0);
+	seed(&m, "bad-nlm1-fh-forged");
+	/* Version 1 with the v3 handle, version 4 with the v2 handle. */
+	begin(&m, NLM_PROG, NLM_VERS, NLM_TEST, 1);
+	put_cookie(&m);
+	put_u32(&m, 1);
+	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 0, 0);	/* v4's fh: the v3 handle */
+	xdr_setpos(&m.x, xdr_getpos(&m.x) - 16);
+	put_u32(&m, 0);
+	put_u32(&m, 0);
+	seed(&m, "bad-nlm1-fh-v3");
+	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
+	put_cookie(&m);
+	put_u32(&m, 1);
+	put_nlm_lock(&m, NLM_VERS, O_FILE, &own_c, 0, 0);	/* v1's fh: the v2 handle */
+	put_u64(&m, 0);	/* v4's wider offsets: v1's two words and two more */
+	seed(&m, "bad-nlm4-fh-v2");
+	begin(&m, NLM_PROG, NLM_V4, NLM_UNLOCK, 0);	/* AUTH_NONE */
+	put_nlm_args(&m, NLM_V4, NLM_UNLOCK);
+	seed(&m, "bad-nlm4-auth-none");
+	begin(&m, NLM_PROG, NLM_V4, 17, 1);
+	seed(&m, "bad-nlm4-proc-unavail");
+	begin(&m, NLM_PROG, 2, 0, 0);
+	seed(&m, "bad-nlm-prog-mismatch");
+	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
+	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_c, 1000, 100);
+	xdr_setpos(&m.x, xdr_getpos(&m.x) - 12);	/* cut inside the lock */
+	seed(&m, "bad-nlm4-lock-truncated");
 }
 
 static void
@@ -1314,13 +1942,22 @@ write_seeds(void)
 	put_u32(&m, UNSTABLE);
 	put_u32(&m, 0x7fffffff);	/* a data length far beyond what follows */
 	seed(&m, "bad-write-length");
+
+	write_nlm_seeds();
 }
+
 
 /* ---- libFuzzer entry points ---- */
 
 static void
 init_server(void)
 {
+	struct lk_config lock_cfg = {
+		.grace_secs = 0,
+		.max_files = 256,
+		.send_granted = nlm_grant_sender(),
+		.no_waiter = 1,
+	};
 	char path[PATH_MAX + 16];
 	struct export_table *t;
 	FILE *f;
@@ -1349,11 +1986,23 @@ init_server(void)
 	mountd_init(path);
 	dispatch_register(&nfs_program);
 	dispatch_register(&mount_program);
+	dispatch_register(&nlm_program);
+	/*
+	 * No grace period (nothing to reclaim); no waiter thread: blocked
+	 * requests wait until the fixture is built again, and a call's
+	 * outcome does not depend on a thread's timing. Background tasks are
+	 * never started either, so GRANTED, the _RES calls and SM_MON/UNMON are
+	 * dropped (tasks_push fails) and nsm.c writes no client list: it needs
+	 * no state directory (nsm_load) for that.
+	 */
+	if (locks_start(&lock_cfg) < 0)
+		die("the lock manager does not start");
 	worker = worker_new();
 	msgbuf = malloc(MAX_MSG);
 	if (msgbuf == NULL)
 		die("out of memory");
 	refresh_handles();
+	build_lock_fixture();
 }
 
 int
@@ -1381,6 +2030,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	run_input(data, size, 0);
 	restore_tree();
+	put_back_locks();
 	/* The daemon's main loop does this once a second. */
 	if (++n % 256 == 0)
 		fs_tick();
