@@ -33,7 +33,7 @@ durable_wanted(const struct fs_ctx *ctx)
 /*
  * Symlinks, devices, FIFOs and sockets cannot be opened for fsync: sync
  * the file system they are on.  Dear (it writes back every dirty page
- * there) but rare: attribute changes of such objects.
+ * there) but rare: changes to such objects.
  */
 static int
 sync_export_fs(struct fs_ctx *ctx)
@@ -59,8 +59,13 @@ sync_object(struct fs_ctx *ctx, struct inode_ent *e)
 {
 	int fd = icache_fsync_fd(e, call_creds(ctx->call)), err;
 
+	/*
+	 * No descriptor of its own (a symlink or device), or none we may open
+	 * (an unprivileged daemon and a directory it may write but not read):
+	 * the file system, then.
+	 */
 	if (fd < 0)
-		return errno == EINVAL ? sync_export_fs(ctx) : errno;
+		return errno == EINVAL || errno == EACCES ? sync_export_fs(ctx) : errno;
 	if (fsync(fd) == 0)
 		return 0;
 	err = errno;

@@ -46,6 +46,17 @@ check "after restart-then-move"
 mv "$T/export/c/b" "$T/export/moved"
 restart_daemon
 check "after move-then-restart"
+# A directory the daemon's user may write but not read (a drop box): a
+# file made there must still be made durable (sync export), not refused
+# because the directory cannot be opened to fsync it.
+mkdir "$T/export/drop"
+chown "$user:$group" "$T/export/drop"
+chmod 0333 "$T/export/drop"
+DROP=$(fh_of tcp "$ROOT" drop) || fail "LOOKUP drop failed"
+run_expect "CREATE in a write-only directory" '^status=0' \
+	nfs_probe tcp create "$DROP" dropped guarded 0644
+[ -f "$T/export/drop/dropped" ] && ok "created in the write-only directory" ||
+	not_ok "no file in the write-only directory"
 rm "$T/export/moved/data"
 restart_daemon
 run_expect "a deleted file is STALE, found by no search" '^status=70$' nfs_probe tcp getattr-hex "$FH"
