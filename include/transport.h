@@ -1,9 +1,10 @@
 /*
  * Sockets: UDP and TCP listeners (IPv4 and IPv6), TCP connections with record
- * marking, and the epoll loop run by the main thread. Whole requests go to
- * the worker pool; workers send replies themselves (transport_reply), so a
- * slow request never holds up the loop or other requests on the same
- * connection. See DESIGN.md.
+ * marking (tcpconn.c), and the epoll set the pool threads wait on when they
+ * have nothing to run (transport_wait). Whole requests go to the work queue;
+ * the thread that read a call usually runs it, and workers send replies
+ * themselves (transport_reply), so a slow request never holds up other
+ * requests on the same connection. See DESIGN.md.
  */
 #ifndef USERNFSD_TRANSPORT_H
 #define USERNFSD_TRANSPORT_H
@@ -72,8 +73,12 @@ struct bound_socket {
 
 int transport_listen(const struct listen_spec *spec, char *err, size_t errlen);
 size_t transport_bound(const struct bound_socket **out);
-/* Waits up to timeout_ms for I/O (signals interrupt it) and handles what came. */
-void transport_poll(int timeout_ms, const void *sigmask);
+/* A pool thread with nothing to run: waits for one event and handles it. */
+void transport_wait(void);
+/* Wakes one thread waiting in transport_wait (work was queued for it). */
+void transport_kick(void);
+/* At shutdown: every thread in transport_wait returns, and any that calls it later. */
+void transport_wake_all(void);
 /* Periodic housekeeping: idle connections. */
 void transport_tick(void);
 void transport_close_all(void);

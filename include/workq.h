@@ -1,6 +1,7 @@
 /*
- * The worker pool: the I/O thread queues whole requests here and worker
- * threads run them to completion, reply included. Each client address has
+ * The thread pool: a thread with nothing to run reads the sockets
+ * (transport_wait) and queues whole requests here, and threads run them to
+ * completion, reply included (usually the one that read it). Each client address has
  * its own queue and the clients with work are served in turn, one request
  * each, so one client's flood does not delay the others; transport.c also
  * bounds what each connection may have in flight.
@@ -23,6 +24,11 @@ int workq_start(unsigned nthreads, workq_fn fn, workq_bulk_fn is_bulk, worker_ne
     worker_free_fn rm);
 /* Returns -1 when the queue, or this client's share of it, is full (drop or defer). */
 int workq_push(struct rpc_req *req);
+/*
+ * The calling thread will not look at the queue soon (it has more input to
+ * read): a call it queued, counting on that, wakes another thread instead.
+ */
+void workq_yield_credit(void);
 size_t workq_length(void);
 void workq_stop(void);
 

@@ -6,8 +6,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <fcntl.h>
+#include <malloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,7 +440,10 @@ daemon_run(const struct daemon_opts *o)
 	while (!got_term) {
 		time_t now;
 
-		transport_poll(1000, &waitmask);
+		/* The pool threads serve the sockets; this one takes signals and ticks. */
+		struct timespec second = { 1, 0 };
+
+		ppoll(NULL, 0, &second, &waitmask);
 		if (got_hup) {
 			got_hup = 0;
 			reload(o->exports_file);

@@ -1,12 +1,15 @@
 /*
- * The I/O side: listeners, UDP datagrams, TCP connections and the epoll loop.
+ * The I/O side: listeners, UDP datagrams and the epoll set every pool
+ * thread waits on (TCP connections are tcpconn.c's).
  *
- * Threading: only the main thread reads sockets, accepts and closes. Workers
- * write replies: UDP with one sendmsg (atomic per datagram), TCP under the
- * connection's lock, queueing what the socket does not take at once; the
- * main thread flushes the rest on EPOLLOUT. A connection is freed when the
- * last reference (the loop's, or an unfinished request's) goes away, so a
- * worker never writes to a descriptor that was closed and reused.
+ * Threading: a pool thread with nothing to run waits here for one event
+ * (transport_wait), reads what came, queues the calls and, back in
+ * workq.c, usually runs the first one itself: a light call at light load
+ * costs one wake-up, not a hand-off from an I/O thread to a worker (a
+ * wake-up and a context switch each way).  Sockets are edge-triggered, so
+ * an event goes to one waiting thread; the readers drain what they were
+ * told of.  workq.c wakes another waiting thread (transport_kick, an
+ * eventfd in the set) when it queues more calls than the reader takes.
  */
 #include "config.h"
 
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -28,284 +32,37 @@
 
 #include "log.h"
 #include "recmark.h"
+#include "tcpconn.h"
 #include "transport.h"
 #include "workq.h"
 
 #define MAX_LISTENERS 16
 #define MAX_CONNS 1024
-#define CONN_IDLE_SECS 360
-#define CONN_MAX_INFLIGHT 64
-#define CONN_MAX_OUTBYTES (8u << 20)
 #define UDP_BATCH 64
-#define TCP_READ_BUDGET (1u << 20)
-
-enum src_kind { SRC_UDP, SRC_TCP_LISTEN, SRC_CONN };
-
-struct evsrc {
-	enum src_kind kind;
-};
+#define EV_KICK (EV_CONN - 1)	/* epoll data of the wake-up eventfd */
 
 struct listener {
-	struct evsrc src;
 	int fd;
 	int family;
+	int type;		/* SOCK_DGRAM or SOCK_STREAM */
 	uint16_t port;
 };
 
-struct outchunk {
-	struct outchunk *next;
-	size_t len, off;
-	uint8_t data[];
-};
-
-struct conn {
-	struct evsrc src;
-	int fd;
-	uint16_t local_port;
-	struct sockaddr_storage peer;
-	socklen_t peerlen;
-	/* main thread only */
-	struct recmark rm;
-	time_t last_active;
-	struct conn *prev, *next;
-	int overloaded;		/* the work queue refused a request (for the log) */
-	/* shared, under lock */
-	pthread_mutex_t lock;
-	int refs;
-	int closed;
-	unsigned inflight;
-	/*
-	 * Records read beyond the limits (CONN_MAX_INFLIGHT requests in flight,
-	 * CONN_MAX_OUTBYTES unsent). A read() of 64 KiB carries hundreds of
-	 * small calls (a 1 MiB READ call is ~150 bytes); queueing them all let
-	 * one client that never reads its replies pile up hundreds of MiB of
-	 * them. They wait here, not on the work queue, and start while the
-	 * connection is within both limits (held_take, as requests finish and
-	 * as output drains); no more is read while any are held.
-	 */
-	struct rpc_req *held_head, *held_tail;
-	size_t out_bytes;
-	struct outchunk *out_head, *out_tail;
-	uint32_t events;	/* what epoll is watching now */
-};
-
 static int epfd = -1;
+static int kickfd = -1;
 static struct listener listeners[MAX_LISTENERS];
 static unsigned nlisteners;
 static struct bound_socket bound[MAX_LISTENERS];
-static struct conn *conns;	/* most recently active first */
-static struct conn *conns_tail;	/* least recently active */
-static unsigned nconns;
 static unsigned max_conns = MAX_CONNS;	/* lowered to fit RLIMIT_NOFILE (transport_listen) */
-/* Closed this round; freed after the event batch that may still name them. */
-static struct conn *zombies;
-static uint8_t iobuf[65536];
-
-/* ---- connections: references and event interest ---- */
-
-static void
-conn_unref(struct conn *c)
-{
-	int last;
-
-	pthread_mutex_lock(&c->lock);
-	last = --c->refs == 0;
-	pthread_mutex_unlock(&c->lock);
-	if (!last)
-		return;
-	while (c->out_head) {
-		struct outchunk *o = c->out_head;
-		c->out_head = o->next;
-		free(o);
-	}
-	recmark_free(&c->rm);
-	if (c->fd >= 0)
-		close(c->fd);
-	pthread_mutex_destroy(&c->lock);
-	free(c);
-}
-
-/* Called with c->lock held: watch for input only while the client is within its limits. */
-static void
-conn_update_events(struct conn *c)
-{
-	uint32_t want = 0;
-	struct epoll_event ev;
-
-	if (c->closed)
-		return;
-	if (c->inflight < CONN_MAX_INFLIGHT && c->out_bytes < CONN_MAX_OUTBYTES &&
-	    c->held_head == NULL)
-		want |= EPOLLIN;
-	if (c->out_bytes > 0)
-		want |= EPOLLOUT;
-	if (want == c->events)
-		return;
-	ev.events = want;
-	ev.data.ptr = &c->src;
-	if (epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &ev) == 0)
-		c->events = want;
-}
-
-static void
-conn_list_remove(struct conn *c)
-{
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		conns = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	else
-		conns_tail = c->prev;
-	c->prev = c->next = NULL;
-	nconns--;
-}
-
-static void
-conn_list_push_front(struct conn *c)
-{
-	c->prev = NULL;
-	c->next = conns;
-	if (conns)
-		conns->prev = c;
-	else
-		conns_tail = c;
-	conns = c;
-	nconns++;
-}
-
-static void
-conn_touch(struct conn *c)
-{
-	c->last_active = time(NULL);
-	if (conns != c) {
-		conn_list_remove(c);
-		conn_list_push_front(c);
-	}
-}
-
-/*
- * With c->lock held: takes the held requests that may start now (the
- * connection within its limits) and counts them in flight. The caller
- * pushes them onto the work queue, after unlocking, with held_start.
- */
-static struct rpc_req *
-held_take(struct conn *c)
-{
-	struct rpc_req *list = NULL, **tail = &list;
-
-	while (!c->closed && c->held_head && c->inflight < CONN_MAX_INFLIGHT &&
-	    c->out_bytes < CONN_MAX_OUTBYTES) {
-		struct rpc_req *r = c->held_head;
-
-		c->held_head = r->next;
-		if (c->held_head == NULL)
-			c->held_tail = NULL;
-		r->next = NULL;
-		*tail = r;
-		tail = &r->next;
-		c->inflight++;
-	}
-	return list;
-}
-
-/* Frees requests of c that were read but never started; c stays referenced by the caller. */
-static void
-held_drop(struct conn *c, struct rpc_req *r)
-{
-	while (r) {
-		struct rpc_req *next = r->next;
-
-		free(r->buf);
-		free(r);
-		conn_unref(c);
-		r = next;
-	}
-}
-
-/* Queues what held_take returned; the caller holds a reference to c. */
-static void
-held_start(struct conn *c, struct rpc_req *list)
-{
-	while (list) {
-		struct rpc_req *r = list;
-		unsigned n = 0;
-
-		list = r->next;
-		r->next = NULL;
-		if (workq_push(r) == 0)
-			continue;
-		/*
-		 * Queue full: as in tcp_record, the connection cannot be
-		 * served in order. Shutting it down makes the loop see
-		 * EPOLLHUP and close it (the caller's reference keeps the
-		 * descriptor ours until then).
-		 */
-		r->next = list;
-		for (list = r; list; list = list->next)
-			n++;
-		pthread_mutex_lock(&c->lock);
-		c->inflight -= n;
-		shutdown(c->fd, SHUT_RDWR);
-		pthread_mutex_unlock(&c->lock);
-		held_drop(c, r);
-		return;
-	}
-}
-
-/* Main thread: stop serving c; in-flight requests finish and drop their replies. */
-static void
-conn_close(struct conn *c)
-{
-	struct rpc_req *held;
-	int idle;
-
-	pthread_mutex_lock(&c->lock);
-	c->closed = 1;
-	epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, NULL);
-	shutdown(c->fd, SHUT_RDWR);
-	held = c->held_head;
-	c->held_head = c->held_tail = NULL;
-	pthread_mutex_unlock(&c->lock);
-	held_drop(c, held);
-	/*
-	 * With no request in flight only the loop's reference is left and no
-	 * worker can take another, so the descriptor may go now rather than
-	 * after the event batch: a flood of new connections, each evicting the
-	 * oldest, otherwise held one descriptor per eviction of the batch
-	 * (up to 1300 open with 10,000 connections), and running out of
-	 * descriptors in tcp_accept closed every connection in turn, as
-	 * none of the closes gave one back.
-	 */
-	pthread_mutex_lock(&c->lock);
-	idle = c->refs == 1;
-	pthread_mutex_unlock(&c->lock);
-	if (idle) {
-		close(c->fd);
-		c->fd = -1;
-	}
-	conn_list_remove(c);
-	c->next = zombies;
-	zombies = c;
-}
-
-static void
-bury_zombies(void)
-{
-	while (zombies) {
-		struct conn *c = zombies;
-		zombies = c->next;
-		conn_unref(c);
-	}
-}
+static __thread uint8_t udpbuf[65536];
 
 /* ---- listeners ---- */
 
+/* Edge-triggered: an event wakes one waiting thread, which drains the socket. */
 static int
-epoll_add(int fd, struct evsrc *src, uint32_t events)
+epoll_add(int fd, uint64_t data)
 {
-	struct epoll_event ev = { .events = events, .data.ptr = src };
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = data };
 
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
 }
@@ -357,11 +114,11 @@ open_listener(const struct sockaddr *sa, socklen_t salen, int type, char *err, s
 		return -1;
 	}
 	l = &listeners[nlisteners];
-	l->src.kind = type == SOCK_DGRAM ? SRC_UDP : SRC_TCP_LISTEN;
+	l->type = type;
 	l->fd = fd;
 	l->family = family;
 	l->port = port;
-	if (epoll_add(fd, &l->src, EPOLLIN) < 0) {
+	if (epoll_add(fd, nlisteners) < 0) {
 		snprintf(err, errlen, "epoll_ctl: %s", strerror(errno));
 		close(fd);
 		return -1;
@@ -437,6 +194,14 @@ transport_listen(const struct listen_spec *spec, char *err, size_t errlen)
 		snprintf(err, errlen, "epoll_create1: %s", strerror(errno));
 		return -1;
 	}
+	if (kickfd < 0) {
+		kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (kickfd < 0 || epoll_add(kickfd, EV_KICK) < 0) {
+			snprintf(err, errlen, "eventfd: %s", strerror(errno));
+			return -1;
+		}
+		conns_init(epfd, max_conns);
+	}
 	if (spec->bind_addr) {
 		struct sockaddr_storage ss;
 		socklen_t len;
@@ -497,19 +262,8 @@ req_new(uint8_t *buf, size_t len)
 void
 req_free(struct rpc_req *req)
 {
-	struct conn *c = req->conn;
-
-	if (c) {
-		struct rpc_req *start;
-
-		pthread_mutex_lock(&c->lock);
-		c->inflight--;
-		start = held_take(c);	/* a slot is free: held requests go to work */
-		conn_update_events(c);
-		pthread_mutex_unlock(&c->lock);
-		held_start(c, start);
-		conn_unref(c);
-	}
+	if (req->conn)
+		conn_request_done(req->conn);
 	free(req->buf);
 	free(req);
 }
@@ -558,13 +312,22 @@ req_local_addr(const struct rpc_req *req, struct sockaddr_storage *out)
 		sin6->sin6_addr = req->pktinfo.v6.ipi6_addr;
 		return 0;
 	}
-	if (getsockname(req->conn ? req->conn->fd : req->udp_fd, (struct sockaddr *)out, &len) < 0)
+	if (getsockname(req->conn ? conn_local_fd(req->conn) : req->udp_fd, (struct sockaddr *)out, &len) < 0)
 		return -1;
 	if (out->ss_family == AF_INET)
 		((struct sockaddr_in *)out)->sin_port = 0;
 	else if (out->ss_family == AF_INET6)
 		((struct sockaddr_in6 *)out)->sin6_port = 0;
 	return 0;
+}
+
+/* Asks for an edge-triggered socket's event again: reported at once if it is still ready. */
+static void
+transport_rearm(int fd, uint64_t data)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = data };
+
+	epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev);
 }
 
 /* ---- UDP ---- */
@@ -622,14 +385,19 @@ udp_take_pktinfo(struct rpc_req *r, struct msghdr *mh)
 	}
 }
 
+/*
+ * Reads datagrams until none is left (an edge-triggered socket reports no
+ * more until a new one comes) or UDP_BATCH were read; then it asks for
+ * another turn, which another waiting thread may take.
+ */
 static void
-udp_readable(struct listener *l)
+udp_readable(struct listener *l, uint64_t data)
 {
 	char cbuf[256];
 
 	for (int i = 0; i < UDP_BATCH; i++) {
 		struct sockaddr_storage peer;
-		struct iovec iov = { iobuf, sizeof(iobuf) };
+		struct iovec iov = { udpbuf, sizeof(udpbuf) };
 		struct msghdr mh = {
 			.msg_name = &peer, .msg_namelen = sizeof(peer),
 			.msg_iov = &iov, .msg_iovlen = 1,
@@ -640,10 +408,14 @@ udp_readable(struct listener *l)
 		ssize_t n = recvmsg(l->fd, &mh, MSG_DONTWAIT);
 
 		if (n < 0) {
-			if (errno != EAGAIN && errno != EINTR)
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
 				log_warn("UDP receive");
 			return;
 		}
+		if (i > 0)
+			workq_yield_credit();	/* the one queued before runs now */
 		if (n < 4 || (mh.msg_flags & MSG_TRUNC))
 			continue;	/* not a call we could answer */
 		buf = malloc((size_t)n);
@@ -652,7 +424,7 @@ udp_readable(struct listener *l)
 			free(buf);
 			continue;	/* the client retransmits */
 		}
-		memcpy(buf, iobuf, (size_t)n);
+		memcpy(buf, udpbuf, (size_t)n);
 		r->proto = IPPROTO_UDP;
 		r->udp_fd = l->fd;
 		r->local_port = l->port;
@@ -662,279 +434,7 @@ udp_readable(struct listener *l)
 		if (workq_push(r) < 0)
 			req_free(r);	/* overloaded: dropping lets UDP clients back off */
 	}
-}
-
-/* ---- TCP ---- */
-
-/*
- * The connection to give up when a new one needs room: the least recently
- * active of those with nothing in flight or queued (closing it loses no
- * reply), else the least recently active.  Looks at most 64 from the
- * cold end, so a flood of new connections costs O(1) per accept.
- */
-static struct conn *
-conn_victim(void)
-{
-	struct conn *c = conns_tail;
-
-	for (unsigned looked = 0; c && looked < 64; c = c->prev, looked++) {
-		int idle;
-
-		pthread_mutex_lock(&c->lock);
-		idle = c->inflight == 0 && c->out_bytes == 0 && c->held_head == NULL;
-		pthread_mutex_unlock(&c->lock);
-		if (idle)
-			return c;
-	}
-	return conns_tail;
-}
-
-static void
-tcp_accept(struct listener *l)
-{
-	for (;;) {
-		struct sockaddr_storage peer;
-		socklen_t plen = sizeof(peer);
-		struct conn *c;
-		int one = 1;
-		int fd = accept4(l->fd, (struct sockaddr *)&peer, &plen, SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE) {
-				/*
-				 * Out of descriptors: make room by closing a stale
-				 * connection, and try again only if that freed its
-				 * descriptor (one with requests in flight keeps it
-				 * until they finish); else the next accept event
-				 * tries again, rather than closing them all now.
-				 */
-				static unsigned last_log;
-				struct conn *old = conn_victim();
-
-				log_ratelimited(&last_log, "accept: %s; closing the stalest connection",
-				    strerror(errno));
-				if (old) {
-					conn_close(old);
-					if (old->fd < 0)
-						continue;
-				}
-			} else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) {
-				log_warn("accept");
-			}
-			return;
-		}
-		if (nconns >= max_conns) {
-			struct conn *old = conn_victim();
-			if (old)
-				conn_close(old);
-		}
-		c = calloc(1, sizeof(*c));
-		if (c == NULL) {
-			close(fd);
-			continue;
-		}
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		c->src.kind = SRC_CONN;
-		c->fd = fd;
-		c->local_port = l->port;
-		memcpy(&c->peer, &peer, plen);
-		c->peerlen = plen;
-		c->refs = 1;
-		c->events = EPOLLIN;
-		pthread_mutex_init(&c->lock, NULL);
-		recmark_init(&c->rm, RPC_MAX_RECORD);
-		if (epoll_add(fd, &c->src, EPOLLIN) < 0) {
-			log_warn("epoll_ctl");
-			recmark_free(&c->rm);
-			pthread_mutex_destroy(&c->lock);
-			close(fd);
-			free(c);
-			continue;
-		}
-		conn_list_push_front(c);
-		c->last_active = time(NULL);
-	}
-}
-
-static int
-tcp_record(void *arg, uint8_t *rec, size_t len)
-{
-	struct conn *c = arg;
-	struct rpc_req *r = req_new(rec, len);
-
-	if (r == NULL) {
-		free(rec);
-		return -1;
-	}
-	r->proto = IPPROTO_TCP;
-	r->conn = c;
-	r->udp_fd = -1;
-	r->local_port = c->local_port;
-	memcpy(&r->peer, &c->peer, c->peerlen);
-	r->peerlen = c->peerlen;
-	pthread_mutex_lock(&c->lock);
-	c->refs++;
-	if (c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES || c->held_head) {
-		/* Over the limit: held until a request finishes (see struct conn). */
-		if (c->held_tail)
-			c->held_tail->next = r;
-		else
-			c->held_head = r;
-		c->held_tail = r;
-		conn_update_events(c);
-		pthread_mutex_unlock(&c->lock);
-		return 0;
-	}
-	c->inflight++;
-	conn_update_events(c);
-	pthread_mutex_unlock(&c->lock);
-	if (workq_push(r) < 0) {
-		c->overloaded = 1;
-		req_free(r);
-		return -1;	/* cannot hold the connection's promise: close it */
-	}
-	return 0;
-}
-
-static void
-tcp_readable(struct conn *c)
-{
-	size_t budget = TCP_READ_BUDGET;
-
-	while (budget > 0) {
-		uint8_t *dst;
-		size_t room;
-		ssize_t n;
-		int direct;
-
-		pthread_mutex_lock(&c->lock);
-		int full = c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES ||
-		    c->held_head != NULL;
-		pthread_mutex_unlock(&c->lock);
-		if (full)
-			return;		/* conn_update_events stopped EPOLLIN; resumes later */
-		/* Large payloads (WRITE data) go straight into the record. */
-		direct = recmark_direct(&c->rm, &dst, &room);
-		if (direct == 0) {
-			dst = iobuf;
-			room = sizeof(iobuf);
-		}
-		n = direct < 0 ? -1 : read(c->fd, dst, room);
-		if (n < 0 && direct >= 0 && (errno == EAGAIN || errno == EINTR))
-			return;
-		if (n <= 0) {
-			conn_close(c);
-			return;
-		}
-		conn_touch(c);
-		if ((direct ? recmark_direct_done(&c->rm, (size_t)n, tcp_record, c) :
-		    recmark_feed(&c->rm, iobuf, (size_t)n, tcp_record, c)) < 0) {
-			static unsigned last_log;
-			char peer[INET6_ADDRSTRLEN];
-			getnameinfo((struct sockaddr *)&c->peer, c->peerlen, peer, sizeof(peer),
-			    NULL, 0, NI_NUMERICHOST);
-			/* Rate-limited: a hostile client makes one per connection. */
-			log_ratelimited(&last_log, "closing connection from %s: %s", peer,
-			    c->overloaded ? "too many requests queued" : "bad or oversized RPC record");
-			conn_close(c);
-			return;
-		}
-		budget -= (size_t)n < budget ? (size_t)n : budget;
-	}
-}
-
-/* With c->lock held: write queued output; returns -1 if the connection broke. */
-static int
-conn_flush_locked(struct conn *c)
-{
-	while (c->out_head) {
-		struct outchunk *o = c->out_head;
-		ssize_t n = send(c->fd, o->data + o->off, o->len - o->off, MSG_NOSIGNAL | MSG_DONTWAIT);
-
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				return 0;
-			return -1;
-		}
-		o->off += (size_t)n;
-		c->out_bytes -= (size_t)n;
-		if (o->off == o->len) {
-			c->out_head = o->next;
-			if (c->out_head == NULL)
-				c->out_tail = NULL;
-			free(o);
-		}
-	}
-	return 0;
-}
-
-static void
-tcp_writable(struct conn *c)
-{
-	struct rpc_req *start = NULL;
-	int broken;
-
-	pthread_mutex_lock(&c->lock);
-	broken = conn_flush_locked(c) < 0;
-	if (!broken)
-		start = held_take(c);	/* output drained below the limit */
-	conn_update_events(c);
-	pthread_mutex_unlock(&c->lock);
-	held_start(c, start);
-	if (broken)
-		conn_close(c);
-}
-
-static void
-tcp_reply(struct conn *c, uint8_t *msg, size_t len)
-{
-	uint8_t *rec = msg - REPLY_HEADROOM;
-	size_t total = len + REPLY_HEADROOM, off = 0;
-	uint32_t mark = htonl(RM_LAST_FRAG | (uint32_t)len);
-
-	memcpy(rec, &mark, 4);
-	pthread_mutex_lock(&c->lock);
-	if (c->closed) {
-		pthread_mutex_unlock(&c->lock);
-		return;
-	}
-	if (c->out_head == NULL) {
-		/* Fast path: most replies go straight into the socket buffer. */
-		while (off < total) {
-			ssize_t n = send(c->fd, rec + off, total - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				if (errno != EAGAIN) {
-					/* The main loop sees the error and closes. */
-					pthread_mutex_unlock(&c->lock);
-					return;
-				}
-				break;
-			}
-			off += (size_t)n;
-		}
-	}
-	if (off < total) {
-		struct outchunk *o = malloc(sizeof(*o) + total - off);
-		if (o) {
-			o->next = NULL;
-			o->len = total - off;
-			o->off = 0;
-			memcpy(o->data, rec + off, total - off);
-			if (c->out_tail)
-				c->out_tail->next = o;
-			else
-				c->out_head = o;
-			c->out_tail = o;
-			c->out_bytes += o->len;
-			conn_update_events(c);
-		} else {
-			/* A partial record cannot be taken back: the stream is broken. */
-			shutdown(c->fd, SHUT_RDWR);
-		}
-	}
-	pthread_mutex_unlock(&c->lock);
+	transport_rearm(l->fd, data);
 }
 
 void
@@ -943,88 +443,76 @@ transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 	if (req->proto == IPPROTO_UDP)
 		udp_reply(req, msg, len);
 	else
-		tcp_reply(req->conn, msg, len);
+		conn_reply(req->conn, msg, len);
 }
 
 void
 transport_drop(struct rpc_req *req)
 {
-	struct conn *c = req->conn;
-
-	if (c == NULL)
-		return;
-	/* The loop sees the hang-up and closes it; our reference keeps fd ours. */
-	pthread_mutex_lock(&c->lock);
-	shutdown(c->fd, SHUT_RDWR);
-	pthread_mutex_unlock(&c->lock);
+	/* The hang-up reaches the connection's owner, who closes it. */
+	if (req->conn)
+		conn_shut(req->conn);
 }
 
-/* ---- the loop ---- */
+/* ---- waiting ---- */
 
 void
-transport_poll(int timeout_ms, const void *sigmask)
+transport_wait(void)
 {
-	struct epoll_event evs[64];
-	int n = epoll_pwait(epfd, evs, 64, timeout_ms, sigmask);
+	struct epoll_event ev;
+	int n = epoll_wait(epfd, &ev, 1, -1);
 
-	for (int i = 0; i < n; i++) {
-		struct evsrc *src = evs[i].data.ptr;
-
-		switch (src->kind) {
-		case SRC_UDP:
-			udp_readable((struct listener *)src);
-			break;
-		case SRC_TCP_LISTEN:
-			tcp_accept((struct listener *)src);
-			break;
-		case SRC_CONN: {
-			struct conn *c = (struct conn *)src;
-
-			/*
-			 * Reset, or shut down both ways (by the peer, or by us in
-			 * held_start): nothing more can be answered. Without this
-			 * a connection at its limits (EPOLLIN off, so tcp_readable
-			 * returns at once) spun the loop on EPOLLHUP until its
-			 * requests finished.
-			 */
-			if (!c->closed && (evs[i].events & (EPOLLHUP | EPOLLERR)))
-				conn_close(c);
-			if (!c->closed && (evs[i].events & EPOLLOUT))
-				tcp_writable(c);
-			if (!c->closed && (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
-				tcp_readable(c);
-			break;
-		}
-		}
+	if (n <= 0)
+		return;
+	if (ev.data.u64 & EV_CONN) {
+		if (ev.data.u64 != EV_KICK)
+			conn_event(ev.data.u64, ev.events);
+		return;		/* a kick: the caller looks at the work queue */
 	}
-	bury_zombies();
+	if (ev.data.u64 < nlisteners) {
+		struct listener *l = &listeners[ev.data.u64];
+
+		if (l->type == SOCK_DGRAM)
+			udp_readable(l, ev.data.u64);
+		else
+			conns_accept(l->fd, l->port, ev.data.u64);
+	}
+}
+
+void
+transport_kick(void)
+{
+	uint64_t one = 1;
+
+	/* Each write raises an edge, and an edge wakes one waiting thread. */
+	if (write(kickfd, &one, sizeof(one)) < 0 && errno == EAGAIN) {
+		uint64_t drain;
+		if (read(kickfd, &drain, sizeof(drain)) > 0)
+			(void)!write(kickfd, &one, sizeof(one));
+	}
+}
+
+void
+transport_wake_all(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = EV_KICK };
+	uint64_t one = 1;
+
+	/* Level-triggered with the counter above zero: every wait returns at once. */
+	(void)!write(kickfd, &one, sizeof(one));
+	epoll_ctl(epfd, EPOLL_CTL_MOD, kickfd, &ev);
 }
 
 void
 transport_tick(void)
 {
-	time_t now = time(NULL);
-	struct conn *c = conns, *next;
-
-	for (; c; c = next) {
-		int idle;
-
-		next = c->next;
-		pthread_mutex_lock(&c->lock);
-		idle = c->inflight == 0 && c->out_bytes == 0;
-		pthread_mutex_unlock(&c->lock);
-		if (idle && now - c->last_active > CONN_IDLE_SECS)
-			conn_close(c);
-	}
-	bury_zombies();
+	conns_tick();
 }
 
 void
 transport_close_all(void)
 {
-	while (conns)
-		conn_close(conns);
-	bury_zombies();
+	conns_close_all();
 	for (unsigned i = 0; i < nlisteners; i++)
 		close(listeners[i].fd);
 	nlisteners = 0;

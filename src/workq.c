@@ -1,7 +1,16 @@
 /*
- * A fixed pool of worker threads fed from per-client queues served in
- * turn: a client that floods the server waits behind its own requests
- * while everyone else's still get a worker at once.
+ * A fixed pool of threads fed from per-client queues served in turn: a
+ * client that floods the server waits behind its own requests while
+ * everyone else's still get a thread at once.
+ *
+ * The same threads read the sockets: one with nothing to run waits in
+ * transport_wait, queues what it reads and then takes the queue's next
+ * call itself.  At light load that is the call it just read, run on the
+ * thread that read it: no hand-off, no second wake-up.  So the first call
+ * a thread queues needs nobody woken (it holds a credit: it looks at the
+ * queue next); every further one wakes a waiting thread (transport_kick).
+ * A thread that will not be back soon (more input to read) yields its
+ * credit: what it queued wakes someone else.
  *
  * Within a client's queue, bulk calls (those the procedure tables mark
  * PROC_BULK: data I/O and calls that sync, milliseconds each) and light
@@ -48,10 +57,14 @@ struct clientq {
 };
 
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
+/* While stopping, threads with nothing runnable wait here (no more input is read). */
 static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;
 static struct clientq clients[NCLIENTQ];
 static struct clientq *ring_head, *ring_tail;	/* clients with work, served in turn */
 static size_t q_len;
+static unsigned q_idle;		/* threads waiting in transport_wait */
+static __thread int tl_credit;	/* this thread looks at the queue next */
+static __thread int tl_pushed;	/* ... and a call it queued is counting on that */
 static unsigned bulk_running, bulk_max = 1;
 static int q_stopping;
 static int q_stopped;		/* workq_stop is done: no worker is left */
@@ -204,35 +217,58 @@ take_locked(int *bulk)
 	return NULL;
 }
 
+/* With q_lock held: should a waiting thread be woken for what is queued? */
+static int
+want_wake_locked(void)
+{
+	return q_idle > 0 && q_len > 0 && !q_stopping;
+}
+
 static void *
 worker_main(void *arg)
 {
 	struct worker *w = q_mk();
 
 	(void)arg;
+	pthread_mutex_lock(&q_lock);
 	for (;;) {
 		struct rpc_req *req;
-		int bulk = 0;
+		int bulk = 0, wake;
 
-		pthread_mutex_lock(&q_lock);
-		while ((req = take_locked(&bulk)) == NULL) {
-			if (q_stopping && q_len == 0) {
-				pthread_mutex_unlock(&q_lock);
-				goto out;
-			}
-			pthread_cond_wait(&q_cond, &q_lock);
-		}
-		pthread_mutex_unlock(&q_lock);
-		q_fn(w, req);
-		if (bulk) {
-			pthread_mutex_lock(&q_lock);
-			bulk_running--;
-			if (q_len > 0)
-				pthread_cond_signal(&q_cond);	/* a bulk call may wait for this */
+		if ((req = take_locked(&bulk)) != NULL) {
+			/* More queued than this thread takes: pass the wake-up on. */
+			wake = want_wake_locked();
 			pthread_mutex_unlock(&q_lock);
+			if (wake)
+				transport_kick();
+			tl_credit = 1;
+			tl_pushed = 0;
+			q_fn(w, req);
+			tl_credit = 0;
+			pthread_mutex_lock(&q_lock);
+			if (bulk) {
+				bulk_running--;
+				if (q_stopping && q_len > 0)
+					pthread_cond_signal(&q_cond);	/* a bulk call may wait for this */
+			}
+			continue;
 		}
+		if (q_stopping) {
+			if (q_len == 0)
+				break;
+			pthread_cond_wait(&q_cond, &q_lock);
+			continue;
+		}
+		q_idle++;
+		pthread_mutex_unlock(&q_lock);
+		tl_credit = 1;
+		tl_pushed = 0;
+		transport_wait();
+		tl_credit = 0;
+		pthread_mutex_lock(&q_lock);
+		q_idle--;
 	}
-out:
+	pthread_mutex_unlock(&q_lock);
 	q_rm(w);
 	return NULL;
 }
@@ -272,7 +308,7 @@ int
 workq_push(struct rpc_req *req)
 {
 	struct clientq *c;
-	int bulk = q_is_bulk(req);
+	int bulk = q_is_bulk(req), wake = 0;
 
 	pthread_mutex_lock(&q_lock);
 	c = clientq_for(req);
@@ -291,9 +327,31 @@ workq_push(struct rpc_req *req)
 	q_len++;
 	if (!c->in_ring)
 		ring_push(c);
-	pthread_cond_signal(&q_cond);
+	if (tl_credit && !tl_pushed)
+		tl_pushed = 1;		/* this thread takes it (or a fairer one) next */
+	else
+		wake = want_wake_locked();
+	if (q_stopping)
+		pthread_cond_signal(&q_cond);
 	pthread_mutex_unlock(&q_lock);
+	if (wake)
+		transport_kick();
 	return 0;
+}
+
+void
+workq_yield_credit(void)
+{
+	int wake;
+
+	if (!tl_pushed)
+		return;
+	tl_pushed = 0;
+	pthread_mutex_lock(&q_lock);
+	wake = want_wake_locked();
+	pthread_mutex_unlock(&q_lock);
+	if (wake)
+		transport_kick();
 }
 
 size_t
@@ -314,6 +372,7 @@ workq_stop(void)
 	q_stopping = 1;
 	pthread_cond_broadcast(&q_cond);
 	pthread_mutex_unlock(&q_lock);
+	transport_wake_all();	/* out of transport_wait; nothing more is read */
 	/* Requests already queued still run, so nothing accepted is lost. */
 	for (unsigned i = 0; i < nthreads_started; i++)
 		pthread_join(threads[i], NULL);

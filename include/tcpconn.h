@@ -1,0 +1,39 @@
+/*
+ * TCP connections: accepting, reading records, writing replies, limits and
+ * closing.  Internal to the transport (transport.c owns the epoll set and
+ * the listeners, and hands connection events here).
+ *
+ * Any pool thread may handle a connection's event; a connection is served
+ * by one thread at a time (its owner), so its record reassembly needs no
+ * lock.  Connections are never freed, only recycled: an event still held
+ * by a thread names a slot and a generation, and a stale one is ignored.
+ */
+#ifndef USERNFSD_TCPCONN_H
+#define USERNFSD_TCPCONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct conn;
+struct rpc_req;
+
+/* epoll data of a connection: EV_CONN | generation << 32 | slot */
+#define EV_CONN (UINT64_C(1) << 63)
+
+void conns_init(int epfd, unsigned max_conns);
+/* Accepts what is pending on a listening socket (edge-triggered). */
+void conns_accept(int listen_fd, uint16_t port, uint64_t listener_ev);
+/* Handles one epoll event of a connection. */
+void conn_event(uint64_t data, uint32_t events);
+/* Once a second: connections idle too long are shut down. */
+void conns_tick(void);
+/* Single-threaded, at exit: closes every connection. */
+void conns_close_all(void);
+
+/* For the request life cycle (transport.c). */
+void conn_reply(struct conn *c, uint8_t *msg, size_t len);
+void conn_shut(struct conn *c);
+void conn_request_done(struct conn *c);
+int conn_local_fd(const struct conn *c);
+
+#endif

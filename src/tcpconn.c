@@ -1,0 +1,858 @@
+/*
+ * TCP connections (RFC 5531 record marking over a stream).
+ *
+ * Every pool thread waits on the one epoll set (transport.c); a connection
+ * is registered edge-triggered for input and output, and whichever thread
+ * gets its event becomes its owner: it reads, reassembles records and
+ * queues the calls, then usually runs the first of them itself (workq.c),
+ * so a call costs no hand-off between threads.  An event that arrives
+ * while another thread owns the connection only marks it (again): the
+ * owner looks once more before it lets go, so no input is missed and two
+ * threads never read one stream.
+ *
+ * Workers write replies under the connection's lock, straight into the
+ * socket; what it does not take waits in out_head and the owner flushes it
+ * on EPOLLOUT.  Limits per connection (CONN_MAX_INFLIGHT calls running,
+ * CONN_MAX_OUTBYTES unsent) pause input; the request or flush that brings
+ * the connection back within them resumes it (conn_resume_locked).
+ *
+ * Slots are recycled, never freed: an event delivered just before a
+ * connection closed names its slot and generation, and a generation that
+ * no longer matches is ignored.  So any thread may close a connection (the
+ * idle tick, eviction for a new one): an owner at work finds it closed,
+ * and the descriptor and slot wait for the last reference (the owner's,
+ * each request's).  A worker that must drop a stream only shuts it down;
+ * the hang-up reaches an owner.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "recmark.h"
+#include "tcpconn.h"
+#include "transport.h"
+#include "workq.h"
+
+#define CONN_IDLE_SECS 360
+#define CONN_MAX_INFLIGHT 64
+#define CONN_MAX_OUTBYTES (8u << 20)
+#define TCP_READ_BUDGET (1u << 20)
+#define READ_CHUNK 65536
+#define VICTIM_LOOK 64
+
+struct outchunk {
+	struct outchunk *next;
+	size_t len, off;
+	uint8_t data[];
+};
+
+struct conn {
+	pthread_mutex_t lock;
+	uint32_t slot;
+	/* the owner's alone */
+	struct recmark rm;
+	int overloaded;		/* the work queue refused a request (for the log) */
+	/* under lock */
+	uint32_t gen;		/* bumped when the slot is recycled */
+	int in_use;
+	int fd;
+	uint16_t local_port;
+	struct sockaddr_storage peer;
+	socklen_t peerlen;
+	int owned;		/* a thread is serving its events */
+	int again;		/* an event came meanwhile: the owner looks again */
+	int paused;		/* input stopped at a limit */
+	int closed;
+	int shut;		/* shut down by a worker; closing soon */
+	int refs;		/* open + requests + an owner at work */
+	unsigned inflight;
+	/*
+	 * Records read beyond the limits.  A read() of 64 KiB carries
+	 * hundreds of small calls (a 1 MiB READ call is ~150 bytes); queueing
+	 * them all let one client that never reads its replies pile up
+	 * hundreds of MiB of them.  They wait here, not on the work queue,
+	 * and start while the connection is within both limits.
+	 */
+	struct rpc_req *held_head, *held_tail;
+	size_t out_bytes;
+	struct outchunk *out_head, *out_tail;
+	/* under conns_lock */
+	int listed;		/* in the list of open connections */
+	time_t last_active;
+	struct conn *prev, *next;	/* open connections, most recently active first */
+	struct conn *free_next;
+};
+
+static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct conn **slots;	/* fixed at start: readers need no lock */
+static unsigned nslots, slots_cap;
+static struct conn *free_slots;
+static struct conn *lru_head, *lru_tail;
+static unsigned nconns, max_conns;
+static int ep = -1;
+/* accept ran out of descriptors: retry the listeners when one is given back */
+static uint64_t starved_listener_ev;
+static int starved_fd = -1;
+
+static __thread uint8_t rdbuf[READ_CHUNK];
+
+void
+conns_init(int epfd, unsigned max)
+{
+	ep = epfd;
+	max_conns = max;
+	/* Closed connections wait for their last request; new ones still come in. */
+	slots_cap = 2 * max + 64;
+	slots = calloc(slots_cap, sizeof(*slots));
+	if (slots == NULL)
+		fatal("connection table");
+}
+
+static uint64_t
+conn_ev_data(const struct conn *c)
+{
+	return EV_CONN | (uint64_t)c->gen << 32 | c->slot;
+}
+
+/* (Re)registers c's interest; an edge-triggered MOD also reports what is ready now. */
+static void
+conn_arm(struct conn *c, int op)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLET };
+
+	ev.data.u64 = conn_ev_data(c);
+	if (epoll_ctl(ep, op, c->fd, &ev) < 0 && op == EPOLL_CTL_ADD)
+		log_warn("epoll_ctl");
+}
+
+/* ---- slots ---- */
+
+static struct conn *
+slot_take(void)
+{
+	struct conn *c;
+
+	pthread_mutex_lock(&conns_lock);
+	if ((c = free_slots) != NULL) {
+		free_slots = c->free_next;
+	} else if (nslots < slots_cap && (c = calloc(1, sizeof(*c))) != NULL) {
+		pthread_mutex_init(&c->lock, NULL);
+		c->slot = nslots;
+		slots[nslots++] = c;
+	}
+	pthread_mutex_unlock(&conns_lock);
+	return c;
+}
+
+/* The last reference went: give back the descriptor and the slot. */
+static void
+slot_release(struct conn *c)
+{
+	uint64_t retry = 0;
+	int retry_fd = -1;
+
+	while (c->out_head) {
+		struct outchunk *o = c->out_head;
+		c->out_head = o->next;
+		free(o);
+	}
+	c->out_tail = NULL;
+	c->out_bytes = 0;
+	recmark_free(&c->rm);
+	close(c->fd);
+	c->fd = -1;
+	pthread_mutex_lock(&c->lock);
+	c->in_use = 0;
+	c->gen++;
+	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_lock(&conns_lock);
+	c->free_next = free_slots;
+	free_slots = c;
+	if (starved_fd >= 0) {
+		retry = starved_listener_ev;
+		retry_fd = starved_fd;
+		starved_fd = -1;
+	}
+	pthread_mutex_unlock(&conns_lock);
+	if (retry_fd >= 0) {
+		/* A connection waits in the backlog: ask for the listener's event again. */
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = retry };
+		epoll_ctl(ep, EPOLL_CTL_MOD, retry_fd, &ev);
+	}
+}
+
+static void
+conn_unref(struct conn *c)
+{
+	int last;
+
+	pthread_mutex_lock(&c->lock);
+	last = --c->refs == 0;
+	pthread_mutex_unlock(&c->lock);
+	if (last)
+		slot_release(c);
+}
+
+/* ---- the list of open connections (for idle timeouts and eviction) ---- */
+
+static void
+lru_remove_locked(struct conn *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		lru_head = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	else
+		lru_tail = c->prev;
+	c->prev = c->next = NULL;
+	c->listed = 0;
+	nconns--;
+}
+
+static void
+lru_push_front_locked(struct conn *c)
+{
+	c->prev = NULL;
+	c->next = lru_head;
+	if (lru_head)
+		lru_head->prev = c;
+	else
+		lru_tail = c;
+	lru_head = c;
+	c->listed = 1;
+	nconns++;
+}
+
+/* At most once a second per connection: the lock is shared by all. */
+static void
+conn_touch(struct conn *c)
+{
+	time_t now = time(NULL);
+
+	if (c->last_active == now)
+		return;
+	pthread_mutex_lock(&conns_lock);
+	c->last_active = now;
+	if (lru_head != c && c->listed) {
+		lru_remove_locked(c);
+		lru_push_front_locked(c);
+	}
+	pthread_mutex_unlock(&conns_lock);
+}
+
+/* ---- limits and held requests ---- */
+
+static int
+within_limits(const struct conn *c)
+{
+	return c->inflight < CONN_MAX_INFLIGHT && c->out_bytes < CONN_MAX_OUTBYTES;
+}
+
+/*
+ * With c->lock held: takes the held requests that may start now and counts
+ * them in flight (the caller queues them with held_start, unlocked); when
+ * none is left and input was paused, asks for the connection's events again.
+ */
+static struct rpc_req *
+conn_resume_locked(struct conn *c)
+{
+	struct rpc_req *list = NULL, **tail = &list;
+
+	while (!c->closed && c->held_head && within_limits(c)) {
+		struct rpc_req *r = c->held_head;
+
+		c->held_head = r->next;
+		if (c->held_head == NULL)
+			c->held_tail = NULL;
+		r->next = NULL;
+		*tail = r;
+		tail = &r->next;
+		c->inflight++;
+	}
+	if (c->paused && !c->closed && c->held_head == NULL && within_limits(c)) {
+		c->paused = 0;
+		if (!c->owned)
+			conn_arm(c, EPOLL_CTL_MOD);	/* input left unread: report it */
+		else
+			c->again = 1;
+	}
+	return list;
+}
+
+/* Frees requests of c that were read but never started; the caller keeps c referenced. */
+static void
+held_drop(struct conn *c, struct rpc_req *r)
+{
+	while (r) {
+		struct rpc_req *next = r->next;
+
+		free(r->buf);
+		free(r);
+		conn_unref(c);
+		r = next;
+	}
+}
+
+/* Queues what conn_resume_locked returned; the caller holds a reference to c. */
+static void
+held_start(struct conn *c, struct rpc_req *list)
+{
+	while (list) {
+		struct rpc_req *r = list;
+		unsigned n = 0;
+
+		list = r->next;
+		r->next = NULL;
+		if (workq_push(r) == 0)
+			continue;
+		/* Queue full: the connection cannot be served in order; drop it. */
+		r->next = list;
+		for (list = r; list; list = list->next)
+			n++;
+		pthread_mutex_lock(&c->lock);
+		c->inflight -= n;
+		pthread_mutex_unlock(&c->lock);
+		conn_shut(c);
+		held_drop(c, r);
+		return;
+	}
+}
+
+/* ---- closing ---- */
+
+/* By anyone: the connection's hang-up reaches an owner, who closes it. */
+void
+conn_shut(struct conn *c)
+{
+	pthread_mutex_lock(&c->lock);
+	if (!c->closed && !c->shut) {
+		c->shut = 1;
+		shutdown(c->fd, SHUT_RDWR);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* By the owner (or at exit): in-flight requests finish and drop their replies. */
+static void
+conn_close(struct conn *c)
+{
+	struct rpc_req *held;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->closed) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	c->closed = 1;
+	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+	shutdown(c->fd, SHUT_RDWR);
+	held = c->held_head;
+	c->held_head = c->held_tail = NULL;
+	pthread_mutex_unlock(&c->lock);
+	held_drop(c, held);
+	pthread_mutex_lock(&conns_lock);
+	if (c->listed)
+		lru_remove_locked(c);
+	pthread_mutex_unlock(&conns_lock);
+	conn_unref(c);		/* the reference of an open connection */
+}
+
+/* ---- accepting ---- */
+
+/*
+ * The connection to give up when a new one needs room: the least recently
+ * active of those with nothing in flight or queued (closing it loses no
+ * reply), else the least recently active.  Looks at most VICTIM_LOOK from
+ * the cold end, so a flood of new connections costs O(1) per accept.
+ */
+static struct conn *
+conn_victim_locked(void)
+{
+	struct conn *c = lru_tail, *fallback = NULL;
+
+	if (c == NULL)
+		return NULL;
+
+	for (unsigned looked = 0; c && looked < VICTIM_LOOK; c = c->prev, looked++) {
+		int idle;
+
+		pthread_mutex_lock(&c->lock);
+		idle = c->inflight == 0 && c->out_bytes == 0 && c->held_head == NULL;
+		pthread_mutex_unlock(&c->lock);
+		if (idle)
+			return c;
+		if (fallback == NULL)
+			fallback = c;
+	}
+	return fallback ? fallback : lru_tail;
+}
+
+/* Takes a reference, so that the slot cannot be recycled under the caller. */
+static void
+conn_hold_locked(struct conn *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->refs++;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* With conns_lock held: takes the victim out of the list, for the caller to close. */
+static struct conn *
+evict_locked(void)
+{
+	struct conn *old = conn_victim_locked();
+
+	if (old) {
+		conn_hold_locked(old);
+		lru_remove_locked(old);
+	}
+	return old;
+}
+
+/*
+ * Closes a connection taken by evict_locked.  Anyone may: its owner, if it
+ * has one at work, finds it closed, and the slot waits for the owner's
+ * reference.  Returns 1 if its descriptor was given back at once.
+ */
+static int
+evict_close(struct conn *old)
+{
+	int freed;
+
+	if (old == NULL)
+		return 0;
+	conn_close(old);
+	pthread_mutex_lock(&old->lock);
+	freed = old->refs == 1;		/* only ours is left */
+	pthread_mutex_unlock(&old->lock);
+	conn_unref(old);
+	return freed;
+}
+
+static void
+conn_open(int fd, uint16_t port, const struct sockaddr_storage *peer, socklen_t plen)
+{
+	struct conn *c = slot_take(), *old = NULL;
+	int one = 1;
+
+	if (c == NULL) {
+		static unsigned last_log;
+		log_ratelimited(&last_log, "no room for another TCP connection; refusing one");
+		close(fd);
+		return;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	pthread_mutex_lock(&c->lock);
+	c->in_use = 1;
+	c->fd = fd;
+	c->local_port = port;
+	memcpy(&c->peer, peer, plen);
+	c->peerlen = plen;
+	c->owned = c->again = c->paused = c->closed = c->shut = 0;
+	c->refs = 1;
+	c->inflight = 0;
+	c->overloaded = 0;
+	recmark_init(&c->rm, RPC_MAX_RECORD);
+	pthread_mutex_unlock(&c->lock);
+	/* Admission and eviction in one step: threads accepting side by side each evict their own. */
+	pthread_mutex_lock(&conns_lock);
+	if (nconns >= max_conns)
+		old = evict_locked();
+	c->last_active = time(NULL);
+	lru_push_front_locked(c);
+	pthread_mutex_unlock(&conns_lock);
+	evict_close(old);
+	conn_arm(c, EPOLL_CTL_ADD);
+}
+
+void
+conns_accept(int lfd, uint16_t port, uint64_t listener_ev)
+{
+	for (;;) {
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+		int fd = accept4(lfd, (struct sockaddr *)&peer, &plen,
+		    SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE) {
+				/*
+				 * Out of descriptors: shut the stalest connection
+				 * down; when a descriptor comes back, the listener
+				 * is asked for again (slot_release), as an
+				 * edge-triggered one would not report the
+				 * connection still waiting.
+				 */
+				static unsigned last_log;
+
+				log_ratelimited(&last_log, "accept: %s; closing the stalest connection",
+				    strerror(errno));
+				struct conn *old;
+
+				pthread_mutex_lock(&conns_lock);
+				old = evict_locked();
+				pthread_mutex_unlock(&conns_lock);
+				if (evict_close(old))
+					continue;
+				pthread_mutex_lock(&conns_lock);
+				starved_fd = lfd;
+				starved_listener_ev = listener_ev;
+				pthread_mutex_unlock(&conns_lock);
+			} else if (errno == EINTR || errno == ECONNABORTED) {
+				continue;
+			} else if (errno != EAGAIN) {
+				log_warn("accept");
+			}
+			return;
+		}
+		conn_open(fd, port, &peer, plen);
+	}
+}
+
+/* ---- reading ---- */
+
+static int
+tcp_record(void *arg, uint8_t *rec, size_t len)
+{
+	struct conn *c = arg;
+	struct rpc_req *r = calloc(1, sizeof(*r));
+
+	if (r == NULL) {
+		free(rec);
+		return -1;
+	}
+	r->buf = rec;
+	r->len = len;
+	r->proto = IPPROTO_TCP;
+	r->conn = c;
+	r->udp_fd = -1;
+	r->local_port = c->local_port;
+	memcpy(&r->peer, &c->peer, c->peerlen);
+	r->peerlen = c->peerlen;
+	pthread_mutex_lock(&c->lock);
+	c->refs++;
+	if (!within_limits(c) || c->held_head) {
+		/* Over the limit: held until a request finishes (see struct conn). */
+		if (c->held_tail)
+			c->held_tail->next = r;
+		else
+			c->held_head = r;
+		c->held_tail = r;
+		pthread_mutex_unlock(&c->lock);
+		return 0;
+	}
+	c->inflight++;
+	pthread_mutex_unlock(&c->lock);
+	if (workq_push(r) < 0) {
+		c->overloaded = 1;
+		req_free(r);
+		return -1;	/* cannot hold the connection's promise: close it */
+	}
+	return 0;
+}
+
+static void
+log_bad_stream(struct conn *c)
+{
+	static unsigned last_log;
+	char peer[INET6_ADDRSTRLEN];
+
+	getnameinfo((struct sockaddr *)&c->peer, c->peerlen, peer, sizeof(peer), NULL, 0,
+	    NI_NUMERICHOST);
+	/* Rate-limited: a hostile client makes one per connection. */
+	log_ratelimited(&last_log, "closing connection from %s: %s", peer,
+	    c->overloaded ? "too many requests queued" : "bad or oversized RPC record");
+}
+
+/*
+ * The owner reads until the socket is drained (a short read: any later
+ * byte raises a new edge), a limit pauses input, or the budget is spent
+ * (then it asks for another turn, so other connections get theirs).
+ * Returns -1 when the connection must close.
+ */
+static int
+conn_read(struct conn *c)
+{
+	size_t budget = TCP_READ_BUDGET;
+
+	while (budget > 0) {
+		uint8_t *dst;
+		size_t room;
+		ssize_t n;
+		int direct, full;
+
+		pthread_mutex_lock(&c->lock);
+		full = !within_limits(c) || c->held_head != NULL;
+		if (full)
+			c->paused = 1;	/* conn_resume_locked asks for the rest */
+		pthread_mutex_unlock(&c->lock);
+		if (full)
+			return 0;
+		/* Large payloads (WRITE data) go straight into the record. */
+		direct = recmark_direct(&c->rm, &dst, &room);
+		if (direct < 0)
+			return -1;
+		if (direct == 0) {
+			dst = rdbuf;
+			room = sizeof(rdbuf);
+		}
+		n = read(c->fd, dst, room);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n <= 0)
+			return -1;
+		conn_touch(c);
+		if ((direct ? recmark_direct_done(&c->rm, (size_t)n, tcp_record, c) :
+		    recmark_feed(&c->rm, rdbuf, (size_t)n, tcp_record, c)) < 0) {
+			log_bad_stream(c);
+			return -1;
+		}
+		if ((size_t)n < room)
+			return 0;	/* drained */
+		/* More to read: what was queued should not wait for it. */
+		workq_yield_credit();
+		budget -= (size_t)n < budget ? (size_t)n : budget;
+	}
+	pthread_mutex_lock(&c->lock);
+	c->again = 1;		/* the budget is spent: look again after the others */
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+/* ---- writing ---- */
+
+/* With c->lock held: writes queued output; -1 if the connection broke. */
+static int
+conn_flush_locked(struct conn *c)
+{
+	while (c->out_head) {
+		struct outchunk *o = c->out_head;
+		ssize_t n = send(c->fd, o->data + o->off, o->len - o->off, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return 0;
+			return -1;
+		}
+		o->off += (size_t)n;
+		c->out_bytes -= (size_t)n;
+		if (o->off == o->len) {
+			c->out_head = o->next;
+			if (c->out_head == NULL)
+				c->out_tail = NULL;
+			free(o);
+		}
+	}
+	return 0;
+}
+
+static int
+conn_writable(struct conn *c)
+{
+	struct rpc_req *start = NULL;
+	int broken;
+
+	pthread_mutex_lock(&c->lock);
+	broken = conn_flush_locked(c) < 0;
+	if (!broken)
+		start = conn_resume_locked(c);	/* output drained below the limit */
+	pthread_mutex_unlock(&c->lock);
+	held_start(c, start);
+	return broken ? -1 : 0;
+}
+
+void
+conn_reply(struct conn *c, uint8_t *msg, size_t len)
+{
+	uint8_t *rec = msg - REPLY_HEADROOM;
+	size_t total = len + REPLY_HEADROOM, off = 0;
+	uint32_t mark = htonl(RM_LAST_FRAG | (uint32_t)len);
+
+	memcpy(rec, &mark, 4);
+	pthread_mutex_lock(&c->lock);
+	if (c->closed) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	if (c->out_head == NULL) {
+		/* Fast path: most replies go straight into the socket buffer. */
+		while (off < total) {
+			ssize_t n = send(c->fd, rec + off, total - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				if (errno != EAGAIN) {
+					/* The hang-up reaches the owner, who closes. */
+					pthread_mutex_unlock(&c->lock);
+					return;
+				}
+				break;
+			}
+			off += (size_t)n;
+		}
+	}
+	if (off < total) {
+		/* The socket is full: its EPOLLOUT edge comes when it drains. */
+		struct outchunk *o = malloc(sizeof(*o) + total - off);
+		if (o) {
+			o->next = NULL;
+			o->len = total - off;
+			o->off = 0;
+			memcpy(o->data, rec + off, total - off);
+			if (c->out_tail)
+				c->out_tail->next = o;
+			else
+				c->out_head = o;
+			c->out_tail = o;
+			c->out_bytes += o->len;
+		} else {
+			/* A partial record cannot be taken back: the stream is broken. */
+			shutdown(c->fd, SHUT_RDWR);
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- events ---- */
+
+/* The slot an event names; whether it is still that connection is checked under its lock. */
+static struct conn *
+conn_lookup(uint64_t data)
+{
+	uint32_t slot = (uint32_t)data;
+
+	return slot < slots_cap ? slots[slot] : NULL;
+}
+
+/* The owner's turn: hang-up, output, input; -1 when the connection must close. */
+static int
+conn_serve(struct conn *c, uint32_t events)
+{
+	if (events & (EPOLLHUP | EPOLLERR)) {
+		/*
+		 * Calls that came before the hang-up still run (their replies
+		 * go nowhere): a client may send a one-way NLM _MSG and reset
+		 * the connection at once.
+		 */
+		conn_read(c);
+		return -1;
+	}
+	if ((events & EPOLLOUT) && conn_writable(c) < 0)
+		return -1;
+	if (events & EPOLLIN)
+		return conn_read(c);
+	return 0;
+}
+
+void
+conn_event(uint64_t data, uint32_t events)
+{
+	struct conn *c = conn_lookup(data);
+
+	if (c == NULL)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (!c->in_use || c->closed || conn_ev_data(c) != data) {
+		pthread_mutex_unlock(&c->lock);
+		return;		/* a stale event of a recycled slot */
+	}
+	if (c->owned) {
+		c->again = 1;
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	c->owned = 1;
+	c->refs++;
+	pthread_mutex_unlock(&c->lock);
+	while (conn_serve(c, events) == 0) {
+		int again;
+
+		pthread_mutex_lock(&c->lock);
+		again = c->again;
+		c->again = 0;
+		if (!again)
+			c->owned = 0;
+		pthread_mutex_unlock(&c->lock);
+		if (!again)
+			goto out;
+		workq_yield_credit();	/* queued calls should not wait for this turn */
+		events = EPOLLIN | EPOLLOUT;
+	}
+	conn_close(c);
+out:
+	conn_unref(c);
+}
+
+/* ---- requests ---- */
+
+void
+conn_request_done(struct conn *c)
+{
+	struct rpc_req *start;
+
+	pthread_mutex_lock(&c->lock);
+	c->inflight--;
+	start = conn_resume_locked(c);	/* a slot is free: held requests go to work */
+	pthread_mutex_unlock(&c->lock);
+	held_start(c, start);
+	conn_unref(c);
+}
+
+int
+conn_local_fd(const struct conn *c)
+{
+	return c->fd;
+}
+
+/* ---- housekeeping ---- */
+
+void
+conns_tick(void)
+{
+	time_t now = time(NULL);
+
+	for (;;) {
+		struct conn *c, *stale = NULL;
+
+		pthread_mutex_lock(&conns_lock);
+		/* From the cold end; the rest were active more recently. */
+		for (c = lru_tail; c && now - c->last_active > CONN_IDLE_SECS; c = c->prev) {
+			int idle;
+
+			pthread_mutex_lock(&c->lock);
+			idle = c->inflight == 0 && c->out_bytes == 0;
+			pthread_mutex_unlock(&c->lock);
+			if (idle) {
+				stale = c;
+				conn_hold_locked(c);
+				break;
+			}
+		}
+		pthread_mutex_unlock(&conns_lock);
+		if (stale == NULL)
+			return;
+		conn_close(stale);
+		conn_unref(stale);
+	}
+}
+
+void
+conns_close_all(void)
+{
+	while (lru_head)
+		conn_close(lru_head);
+}
