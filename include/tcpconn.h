@@ -31,7 +31,9 @@ void conns_tick(void);
 void conns_close_all(void);
 
 /* For the request life cycle (transport.c). */
-void conn_reply(struct conn *c, uint8_t *msg, size_t len);
+struct iovec;
+/* iov: the reply in pieces, the first at msg (REPLY_HEADROOM in front of it for the mark). */
+void conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov);
 void conn_shut(struct conn *c);
 void conn_request_done(struct conn *c);
 int conn_local_fd(const struct conn *c);

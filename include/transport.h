@@ -88,6 +88,17 @@ void transport_close_all(void);
  * a buffer the caller owns; TCP writes the record mark there.
  */
 void transport_reply(struct rpc_req *req, uint8_t *msg, size_t len);
+/*
+ * A reply whose bulk (READ data) was not copied into msg: the len bytes at
+ * msg have a hole of gap->len bytes at gap->off, which go out from
+ * gap->data instead (one copy less per READ).
+ */
+struct reply_gap {
+	size_t off, len;
+	const uint8_t *data;
+};
+void transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len,
+    const struct reply_gap *gap);
 /* req cannot be answered: its TCP connection is closed (UDP: nothing). */
 void transport_drop(struct rpc_req *req);
 /* Releases a request (after its reply was sent, or when it is dropped). */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ struct worker {
 	struct arena_chunk *arena;
 	struct creds_state creds;
 	int hold_reply;		/* encode but do not send: the caller sends */
+	struct reply_gap gap;	/* READ data left out of the reply (gap_putbytes) */
 };
 
 static const struct rpc_program *programs[MAX_PROGRAMS];
@@ -142,6 +144,73 @@ arena_reset(struct worker *w)
 
 /* ---- replies ---- */
 
+/*
+ * READ data is not copied into the reply buffer: the reply is encoded by
+ * xdrmem with one operation changed, putbytes, which for a run of the
+ * worker's data buffer (call_databuf, where READ reads into) only leaves
+ * a hole and notes it; the transport sends the hole's bytes from the data
+ * buffer (transport_reply_gap).  A 1 MiB READ so costs one copy less.
+ * The DRC, which keeps whole replies, gets the hole filled (gap_fill).
+ */
+#define GAP_MIN 4096
+
+static struct xdr_ops gap_ops;
+static const struct xdr_ops *gap_mem_ops;	/* xdrmem's, which gap_ops copies */
+static pthread_once_t gap_once = PTHREAD_ONCE_INIT;
+
+static bool_t
+gap_putbytes(XDR *x, const char *addr, u_int len)
+{
+	struct worker *w = (struct worker *)x->x_public;
+	const uint8_t *p = (const uint8_t *)addr;
+	u_int pos = xdr_getpos(x);
+
+	if (w->gap.len == 0 && len >= GAP_MIN && w->databuf != NULL && p >= w->databuf &&
+	    p + len <= w->databuf + w->databuf_len) {
+		if (!xdr_setpos(x, pos + len))
+			return FALSE;	/* no room: as xdrmem would say */
+		w->gap.off = pos;
+		w->gap.len = len;
+		w->gap.data = p;
+		return TRUE;
+	}
+	return gap_mem_ops->x_putbytes(x, addr, len);
+}
+
+static void
+gap_ops_init(void)
+{
+	XDR x;
+	char b[4];
+
+	xdrmem_create(&x, b, sizeof(b), XDR_ENCODE);
+	gap_mem_ops = x.x_ops;
+	gap_ops = *x.x_ops;
+	gap_ops.x_putbytes = gap_putbytes;
+}
+
+/* An encoder into msg that may leave READ data out (w->gap). */
+static void
+gap_xdr_create(struct worker *w, XDR *x, uint8_t *msg)
+{
+	pthread_once(&gap_once, gap_ops_init);
+	w->gap.len = 0;
+	xdrmem_create(x, (char *)msg, REPLY_BUF_LEN, XDR_ENCODE);
+	if (x->x_ops == gap_mem_ops) {
+		x->x_ops = &gap_ops;
+		x->x_public = (char *)w;
+	}
+}
+
+static void
+gap_fill(struct worker *w, uint8_t *msg)
+{
+	if (w->gap.len) {
+		memcpy(msg + w->gap.off, w->gap.data, w->gap.len);
+		w->gap.len = 0;
+	}
+}
+
 /* Encodes and sends a reply; returns its length (0 if nothing was sent). */
 static size_t
 send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
@@ -150,20 +219,25 @@ send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
 	uint8_t *msg = w->reply + REPLY_HEADROOM;
 	size_t len;
 
-	xdrmem_create(&x, (char *)msg, REPLY_BUF_LEN, XDR_ENCODE);
+	gap_xdr_create(w, &x, msg);
 	if (!xdr_replymsg(&x, reply)) {
 		/* The result did not encode: say so rather than go silent. */
 		xdr_destroy(&x);
 		log_warnx("xid %08x: reply does not encode", (unsigned)reply->rm_xid);
 		reply->acpted_rply.ar_stat = SYSTEM_ERR;
 		reply->acpted_rply.ar_results.proc = XDRPROC(xdr_void);
+		w->gap.len = 0;
 		xdrmem_create(&x, (char *)msg, REPLY_BUF_LEN, XDR_ENCODE);
 		if (!xdr_replymsg(&x, reply))
 			return 0;
 	}
 	len = xdr_getpos(&x);
 	xdr_destroy(&x);
-	if (!w->hold_reply)
+	if (w->hold_reply)
+		gap_fill(w, msg);	/* the caller keeps or sends it whole */
+	else if (w->gap.len)
+		transport_reply_gap(req, msg, len, &w->gap);
+	else
 		transport_reply(req, msg, len);
 	return len;
 }

@@ -675,14 +675,60 @@ conn_writable(struct conn *c)
 	return broken ? -1 : 0;
 }
 
-void
-conn_reply(struct conn *c, uint8_t *msg, size_t len)
+/* Queues what the socket did not take of the record, skip bytes into it; 0 or -1. */
+static int
+queue_rest_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip)
 {
-	uint8_t *rec = msg - REPLY_HEADROOM;
-	size_t total = len + REPLY_HEADROOM, off = 0;
-	uint32_t mark = htonl(RM_LAST_FRAG | (uint32_t)len);
+	size_t total = 0, at = 0;
+	struct outchunk *o;
 
-	memcpy(rec, &mark, 4);
+	for (int i = 0; i < niov; i++)
+		total += iov[i].iov_len;
+	o = malloc(sizeof(*o) + total - skip);
+	if (o == NULL)
+		return -1;
+	for (int i = 0; i < niov; i++) {
+		size_t n = iov[i].iov_len, from = 0;
+
+		if (skip >= n) {
+			skip -= n;
+			continue;
+		}
+		from = skip;
+		skip = 0;
+		memcpy(o->data + at, (const uint8_t *)iov[i].iov_base + from, n - from);
+		at += n - from;
+	}
+	o->next = NULL;
+	o->len = at;
+	o->off = 0;
+	if (c->out_tail)
+		c->out_tail->next = o;
+	else
+		c->out_head = o;
+	c->out_tail = o;
+	c->out_bytes += o->len;
+	return 0;
+}
+
+void
+conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
+{
+	struct iovec v[4];
+	size_t len = 0, total, sent = 0;
+	uint32_t mark;
+
+	/* The record mark goes into the headroom in front of the first piece. */
+	for (int i = 0; i < niov; i++)
+		len += iov[i].iov_len;
+	mark = htonl(RM_LAST_FRAG | (uint32_t)len);
+	memcpy(msg - REPLY_HEADROOM, &mark, 4);
+	v[0].iov_base = msg - REPLY_HEADROOM;
+	v[0].iov_len = iov[0].iov_len + REPLY_HEADROOM;
+	for (int i = 1; i < niov && i < 4; i++)
+		v[i] = iov[i];
+	niov = niov < 4 ? niov : 4;
+	total = len + REPLY_HEADROOM;
 	pthread_mutex_lock(&c->lock);
 	if (c->closed) {
 		pthread_mutex_unlock(&c->lock);
@@ -690,40 +736,22 @@ conn_reply(struct conn *c, uint8_t *msg, size_t len)
 	}
 	if (c->out_head == NULL) {
 		/* Fast path: most replies go straight into the socket buffer. */
-		while (off < total) {
-			ssize_t n = send(c->fd, rec + off, total - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				if (errno != EAGAIN) {
-					/* The hang-up reaches the owner, who closes. */
-					pthread_mutex_unlock(&c->lock);
-					return;
-				}
-				break;
-			}
-			off += (size_t)n;
+		struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)niov };
+		ssize_t n;
+
+		do
+			n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		while (n < 0 && errno == EINTR);
+		if (n < 0 && errno != EAGAIN) {
+			/* The hang-up reaches the owner, who closes. */
+			pthread_mutex_unlock(&c->lock);
+			return;
 		}
+		sent = n > 0 ? (size_t)n : 0;
 	}
-	if (off < total) {
-		/* The socket is full: its EPOLLOUT edge comes when it drains. */
-		struct outchunk *o = malloc(sizeof(*o) + total - off);
-		if (o) {
-			o->next = NULL;
-			o->len = total - off;
-			o->off = 0;
-			memcpy(o->data, rec + off, total - off);
-			if (c->out_tail)
-				c->out_tail->next = o;
-			else
-				c->out_head = o;
-			c->out_tail = o;
-			c->out_bytes += o->len;
-		} else {
-			/* A partial record cannot be taken back: the stream is broken. */
-			shutdown(c->fd, SHUT_RDWR);
-		}
-	}
+	/* The socket is full: its EPOLLOUT edge comes when it drains. */
+	if (sent < total && queue_rest_locked(c, v, niov, sent) < 0)
+		shutdown(c->fd, SHUT_RDWR);	/* a partial record cannot be taken back */
 	pthread_mutex_unlock(&c->lock);
 }
 

@@ -333,16 +333,15 @@ transport_rearm(int fd, uint64_t data)
 /* ---- UDP ---- */
 
 static void
-udp_reply(struct rpc_req *req, const uint8_t *msg, size_t len)
+udp_reply(struct rpc_req *req, struct iovec *iov, int niov)
 {
 	union {
 		char v4[CMSG_SPACE(sizeof(struct in_pktinfo))];
 		char v6[CMSG_SPACE(sizeof(struct in6_pktinfo))];
 	} cbuf;
-	struct iovec iov = { (void *)msg, len };
 	struct msghdr mh = {
 		.msg_name = &req->peer, .msg_namelen = req->peerlen,
-		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_iov = iov, .msg_iovlen = (size_t)niov,
 	};
 	struct cmsghdr *cm;
 
@@ -440,10 +439,28 @@ udp_readable(struct listener *l, uint64_t data)
 void
 transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 {
+	struct iovec iov = { msg, len };
+
 	if (req->proto == IPPROTO_UDP)
-		udp_reply(req, msg, len);
+		udp_reply(req, &iov, 1);
 	else
-		conn_reply(req->conn, msg, len);
+		conn_reply(req->conn, msg, &iov, 1);
+}
+
+void
+transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len, const struct reply_gap *gap)
+{
+	size_t tail = gap->off + gap->len;
+	struct iovec iov[3] = {
+		{ msg, gap->off },
+		{ (void *)gap->data, gap->len },
+		{ msg + tail, len - tail },
+	};
+
+	if (req->proto == IPPROTO_UDP)
+		udp_reply(req, iov, 3);
+	else
+		conn_reply(req->conn, msg, iov, 3);
 }
 
 void

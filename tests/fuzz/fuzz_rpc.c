@@ -590,6 +590,16 @@ transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 	}
 }
 
+/* As the real transport sends it: the hole's bytes from gap->data. */
+void
+transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len, const struct reply_gap *gap)
+{
+	if (gap->off + gap->len > len)
+		die("a reply's hole lies beyond its end");
+	memcpy(msg + gap->off, gap->data, gap->len);
+	transport_reply(req, msg, len);
+}
+
 /*
  * A record that is no call at all: the real transport closes its TCP
  * connection. Here there is no connection, but it must not also be
