@@ -5,11 +5,15 @@
 # with a disk (run-guest -d IMAGE, an ext4 made on the host), both
 # serving that ext4 with a sync and with an async export.
 #
-#   guest-bench.sh [-f FSMETA [-n FILES] [-k SMALLFILES]] USERNFSD [DD_MIB [BONNIE_ARGS...]]
+#   guest-bench.sh [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] USERNFSD [DD_MIB [BONNIE_ARGS...]]
 #
 # For each server: mount (vers=3, tcp, nolock, same options for both),
 # dd a DD_MIB file (write + fsync, then read after dropping the caches),
-# then bonnie++ with BONNIE_ARGS (default -s 512 -r 256 -n 0 -f).
+# then bonnie++ with BONNIE_ARGS (default -s 512 -r 256 -n 0 -f); REPS
+# times (3), the servers taking turns and alternating which goes first
+# (knfsd, usernfsd; usernfsd, knfsd; ...), so that a drift of the host's
+# load falls on both alike.  Each repetition's numbers are printed as
+# guest.SERVER.repN.KEY, their median as guest.SERVER.KEY.
 # With -f (tests/bench/fsmeta, built on the host) and /dev/vda: that disk
 # is mounted as ext4 and each server exports two directories of it, one
 # `sync` and one `async`; all four are mounted and one FSMETA process runs
@@ -35,13 +39,14 @@
 # rpcbind and rpc.statd, reached over a veth pair (it is 10.201.0.1, the
 # client 10.201.0.2); knfsd is reached over lo.
 set -u
-fsmeta='' meta_n=200 meta_k=100
-while getopts f:n:k: opt; do
+fsmeta='' meta_n=200 meta_k=100 reps=3
+while getopts r:f:n:k: opt; do
 	case $opt in
+	r) reps=$OPTARG ;;
 	f) fsmeta=$OPTARG ;;
 	n) meta_n=$OPTARG ;;
 	k) meta_k=$OPTARG ;;
-	*) echo "guest-bench: usage: $0 [-f FSMETA [-n FILES] [-k SMALLFILES]] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
+	*) echo "guest-bench: usage: $0 [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -62,6 +67,28 @@ lock_secs=${USERNFSD_LOCK_SECS:-3}
 
 say() { echo "guest-bench: $*"; }
 kv() { echo "guest.$1=$2"; }
+
+# One repetition's number: printed as guest.SERVER.repN.KEY, and kept in
+# $work/reps for the medians (report_medians).
+rec() {   # rec SERVER REP KEY VALUE
+	kv "$1.rep$2.$3" "$4"
+	echo "$1 $3 $4" >>"$work/reps"
+}
+
+# guest.SERVER.KEY=the median of its repetitions (the numeric ones:
+# bonnie++ writes +++++ for what was too fast to time)
+report_medians() {
+	[ -s "$work/reps" ] || return 0
+	awk '$3 ~ /^[0-9]+(\.[0-9]+)?$/ { v[$1 "." $2] = v[$1 "." $2] " " $3 }
+	END {
+		for (k in v) {
+			n = split(v[k], a, " ")
+			for (i = 2; i <= n; i++) { t = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+			m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+			printf "guest.%s=%s\n", k, m == int(m) ? sprintf("%d", m) : sprintf("%.1f", m)
+		}
+	}' "$work/reps" | sort
+}
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
@@ -120,36 +147,39 @@ mount_it() {   # mount_it EXPORT NFS_PORT MOUNT_PORT [MOUNTPOINT]
 		"127.0.0.1:$1" "${4:-$mnt}" 2>&1
 }
 
-run_dd() {   # run_dd NAME
+run_dd() {   # run_dd NAME REP
 	local bytes=$((dd_mib * 1048576)) out r
 	out=$(dd if=/dev/zero of="$mnt/dd.bin" bs=1M count="$dd_mib" conv=fsync 2>&1) &&
-		r=$(dd_rate $bytes "$out") || { kv "$1.error" "dd write failed: $(tail -n 1 <<<"$out")"; return 1; }
-	say "$1: dd write (1 MiB blocks, fsync)  $r MiB/s"
-	kv "$1.dd_write.mib_s" "$r"
+		r=$(dd_rate $bytes "$out") || { kv "$1.error" "repetition $2: dd write failed: $(tail -n 1 <<<"$out")"; return 1; }
+	say "$1 ($2/$reps): dd write (1 MiB blocks, fsync)  $r MiB/s"
+	rec "$1" "$2" dd_write.mib_s "$r"
 	drop_caches
 	out=$(dd if="$mnt/dd.bin" of=/dev/null bs=1M 2>&1) &&
-		r=$(dd_rate $bytes "$out") || { kv "$1.error" "dd read failed: $(tail -n 1 <<<"$out")"; return 1; }
-	say "$1: dd read (1 MiB blocks, cold)    $r MiB/s"
-	kv "$1.dd_read.mib_s" "$r"
+		r=$(dd_rate $bytes "$out") || { kv "$1.error" "repetition $2: dd read failed: $(tail -n 1 <<<"$out")"; return 1; }
+	say "$1 ($2/$reps): dd read (1 MiB blocks, cold)    $r MiB/s"
+	rec "$1" "$2" dd_read.mib_s "$r"
 	rm -f "$mnt/dd.bin"
 }
 
 # bonnie++'s CSV (format 1.98): 12 block output, 14 rewrite, 18 block
 # input (KiB/s), 20 random seeks (/s); "+++++" means too fast to time.
-run_bonnie() {   # run_bonnie NAME
-	local csv
+run_bonnie() {   # run_bonnie NAME REP
+	local csv key v
 	csv=$(bonnie++ -d "$mnt" "${bonnie_args[@]}" -u root -q 2>"$work/bonnie.err" | grep ',' | tail -n 1)
 	if [ -z "$csv" ]; then
-		kv "$1.error" "bonnie++ failed: $(tail -n 2 "$work/bonnie.err" | tr '\n' ' ')"
+		kv "$1.error" "repetition $2: bonnie++ failed: $(tail -n 2 "$work/bonnie.err" | tr '\n' ' ')"
 		return 1
 	fi
-	say "$1: bonnie++ ${bonnie_args[*]}: $csv"
-	awk -F, -v s="$1" '{
-		printf "guest.%s.bonnie_block_write.kib_s=%s\n", s, $12
-		printf "guest.%s.bonnie_rewrite.kib_s=%s\n", s, $14
-		printf "guest.%s.bonnie_block_read.kib_s=%s\n", s, $18
-		printf "guest.%s.bonnie_seeks.per_s=%s\n", s, $20
-	}' <<<"$csv"
+	say "$1 ($2/$reps): bonnie++ ${bonnie_args[*]}: $csv"
+	# (a here-string, not <(...): the guest has no /dev/fd)
+	while read -r key v; do
+		rec "$1" "$2" "$key" "$v"
+	done <<<"$(awk -F, '{
+		print "bonnie_block_write.kib_s", $12
+		print "bonnie_rewrite.kib_s", $14
+		print "bonnie_block_read.kib_s", $18
+		print "bonnie_seeks.per_s", $20
+	}' <<<"$csv")"
 }
 
 server_ports() {   # server_ports NAME: its NFS and MOUNT ports
@@ -266,25 +296,44 @@ start_usernfsd_ns() {
 	return 1
 }
 
-bench_server() {   # bench_server NAME EXPORT NFS_PORT MOUNT_PORT
+bench_server() {   # bench_server NAME EXPORT NFS_PORT MOUNT_PORT REP
 	local out t0
 	t0=$(date +%s)
 	out=$(mount_it "$2" "$3" "$4") || { say "$1: mount failed: $out"; kv "$1.error" "mount failed: $out"; return 1; }
-	say "$1: mounted: $(grep " $mnt " /proc/mounts | sed 's/.*\(rsize=[0-9]*\),\(wsize=[0-9]*\).*/\1 \2/')"
-	run_dd "$1" && run_bonnie "$1"
+	[ "$5" -gt 1 ] ||
+		say "$1: mounted: $(grep " $mnt " /proc/mounts | sed 's/.*\(rsize=[0-9]*\),\(wsize=[0-9]*\).*/\1 \2/')"
+	run_dd "$1" "$5" && run_bonnie "$1" "$5"
 	umount "$mnt" || say "$1: umount failed"
-	say "$1: done in $(( $(date +%s) - t0 )) s"
+	say "$1 ($5/$reps): done in $(( $(date +%s) - t0 )) s"
+}
+
+# dd and bonnie++ on the tmpfs: both servers up, taking turns, the first
+# alternating; then each key's median.
+tmpfs_runs() {
+	local rep s order
+	for rep in $(seq "$reps"); do
+		order="knfsd usernfsd"
+		[ $((rep % 2)) -eq 1 ] || order="usernfsd knfsd"
+		for s in $order; do
+			case $s in
+			knfsd) [ -z "$K_UP" ] || bench_server knfsd "$exp/k" $K_NFS $K_MNT "$rep" ;;
+			usernfsd) [ -z "$U_UP" ] || bench_server usernfsd "$exp/u" $U_NFS $U_MNT "$rep" ;;
+			esac
+		done
+	done
+	report_medians
 }
 
 # /tmp is half the guest's 1 GiB: too small for bonnie's 512 MiB file
 mkdir -p "$exp" "$work/state" "$mnt"
+: >"$work/reps"
 mount -t tmpfs -o size=700m benchfs "$exp" || { say "cannot mount a tmpfs on $exp"; exit 1; }
 mkdir -p "$exp/k" "$exp/u"
 modprobe nfs && modprobe nfsv3 || { say "no NFS client in the guest kernel"; exit 1; }
 
 DISK=
 setup_disk
-say "knfsd on $exp/k (port $K_NFS), usernfsd on $exp/u (port $U_NFS); dd ${dd_mib} MiB; bonnie++ ${bonnie_args[*]}"
+say "knfsd on $exp/k (port $K_NFS), usernfsd on $exp/u (port $U_NFS); dd ${dd_mib} MiB; bonnie++ ${bonnie_args[*]}; $reps repetitions"
 KNFSD_ERR='' K_UP='' U_UP=''
 if start_knfsd; then
 	K_UP=1
@@ -292,8 +341,8 @@ else
 	say "knfsd could not be started here: $KNFSD_ERR (continuing with usernfsd)"
 	kv knfsd.error "cannot start knfsd: $KNFSD_ERR"
 fi
-# Both run from here on (on different ports), for the ext4 runs' turns;
-# usernfsd stays idle while knfsd does dd and bonnie++.
+# Both run from here on (on different ports), for the ext4 runs' turns and
+# the tmpfs runs'; each stays idle while the other is measured.
 if start_usernfsd; then
 	U_UP=1
 else
@@ -301,14 +350,13 @@ else
 	kv usernfsd.error "usernfsd did not start"
 fi
 disk_runs
+tmpfs_runs
 if [ -n "$K_UP" ]; then
-	bench_server knfsd "$exp/k" $K_NFS $K_MNT
 	[ -z "$nfsbench" ] || { client_lockd_prereqs && run_locks knfsd 127.0.0.1 "$exp/k" $K_NFS $K_MNT; } ||
 		kv knfsd.lock_error "no rpcbind or rpc.statd for the client"
 	rpc.nfsd 0 >/dev/null 2>&1
 fi
 if [ -n "$U_UP" ]; then
-	bench_server usernfsd "$exp/u" $U_NFS $U_MNT
 	kill -TERM "$(cat "$work/u.pid")" 2>/dev/null
 	if [ -n "$nfsbench" ]; then
 		if client_lockd_prereqs && start_usernfsd_ns; then

@@ -11,9 +11,14 @@
  * before replying, so their rates show what that costs.
  *
  * smallcopy: write K files of S KiB (CREATE, WRITE UNSTABLE, COMMIT, as
- * `cp` over a kernel client does) and read them back (LOOKUP, READ),
- * several files at a time; files/s and MiB/s.  The Plan 9 test: copy a
- * directory of images.
+ * `cp` over a kernel client does) and read them back (LOOKUP, ACCESS,
+ * READ: the kernel client asks ACCESS on open), several files at a time;
+ * files/s and MiB/s.  The Plan 9 test: copy a directory of images.
+ * smallfile is the same one file at a time (-c 1 -q 1 by default), under
+ * keys of its own: what a single user waits for.
+ *
+ * getattr: GETATTR of one file, one call after another on one connection:
+ * the round trip of the cheapest call, and the server's CPU per call.
  */
 #include "nfsbench.h"
 
@@ -309,6 +314,7 @@ int run_meta(void)
 /* ---- smallcopy: each file is a chain of calls on one connection ---- */
 
 struct small {
+	const char *key;          /* smallcopy or smallfile */
 	struct conn *cs;
 	int n;
 	struct fh dir;
@@ -343,6 +349,22 @@ static void s_created(struct req *rq, void *res)
 	s_next(f, rq->c);
 }
 
+/* What the Linux client asks of a regular file it opens. */
+#define OPEN_ACCESS (ACCESS3_READ | ACCESS3_MODIFY | ACCESS3_EXTEND | ACCESS3_EXECUTE)
+
+static void s_accessed(struct req *rq, void *res)
+{
+	struct sfile *f = rq->ctx;
+
+	if (!status_ok(res, "ACCESS", f->name))
+		return;
+	if (!(((ACCESS3res *)res)->ACCESS3res_u.resok.access & ACCESS3_READ)) {
+		bench_error("ACCESS %s: READ not granted", f->name);
+		return;
+	}
+	s_next(f, rq->c);
+}
+
 static void s_looked_up(struct req *rq, void *res)
 {
 	struct sfile *f = rq->ctx;
@@ -350,7 +372,7 @@ static void s_looked_up(struct req *rq, void *res)
 	if (!status_ok(res, "LOOKUP", f->name))
 		return;
 	fh_set(&f->fh, &((LOOKUP3res *)res)->LOOKUP3res_u.resok.object);
-	s_next(f, rq->c);
+	call_access(req_new(rq->c, s_accessed, f), &f->fh, OPEN_ACCESS);
 }
 
 static void s_written(struct req *rq, void *res)
@@ -452,13 +474,13 @@ static void small_phase(struct small *s, int reading, const char *key, const cha
 	sec = secs(now_ns() - t0);
 	printf("  %-34s %8.0f files/s %8.1f MiB/s  (%.2f s)\n", what, O.small_files / sec, mib / sec, sec);
 	fflush(stdout);
-	snprintf(k, sizeof(k), "smallcopy.%s.files_s", key);
+	snprintf(k, sizeof(k), "%s.%s.files_s", s->key, key);
 	result(k, "%.0f", O.small_files / sec);
-	snprintf(k, sizeof(k), "smallcopy.%s.mib_s", key);
+	snprintf(k, sizeof(k), "%s.%s.mib_s", s->key, key);
 	result(k, "%.1f", mib / sec);
 }
 
-int run_smallcopy(void)
+static int small_run(const char *key)
 {
 	struct small s;
 	struct fh root, parent;
@@ -466,6 +488,7 @@ int run_smallcopy(void)
 	unsigned rtmax = 0, wtmax = 0;
 
 	memset(&s, 0, sizeof(s));
+	s.key = key;
 	s.n = O.conns;
 	s.size = O.small_kib * KiB;
 	s.cs = conns_open(s.n, &root);
@@ -480,14 +503,15 @@ int run_smallcopy(void)
 		s.xfer = wtmax;
 	s.xfer &= ~7u;
 	s.buf = malloc(s.xfer ? s.xfer : 1);
-	printf("smallcopy: %d files of %u KiB, %d connections x %d files at a time, %u-byte transfers\n",
-	       O.small_files, O.small_kib, s.n, O.depth, s.xfer);
+	printf("%s: %d files of %u KiB, %d connection%s x %d file%s at a time, %u-byte transfers\n",
+	       key, O.small_files, O.small_kib, s.n, s.n == 1 ? "" : "s", O.depth, O.depth == 1 ? "" : "s",
+	       s.xfer);
 	fflush(stdout);
-	if (!bench_failed() && make_scratch(&s.cs[0], &root, "small", &parent, name, sizeof(name), &s.dir) == 0) {
+	if (!bench_failed() && make_scratch(&s.cs[0], &root, key, &parent, name, sizeof(name), &s.dir) == 0) {
 		bench_hook("start");
 		small_phase(&s, 0, "write", "write (CREATE, WRITE, COMMIT)");
 		if (!bench_failed())
-			small_phase(&s, 1, "read", "read back (LOOKUP, READ)");
+			small_phase(&s, 1, "read", "read back (LOOKUP, ACCESS, READ)");
 		bench_hook("stop");
 		loop_drain(s.cs, s.n);
 		if (!O.keep)
@@ -495,5 +519,134 @@ int run_smallcopy(void)
 	}
 	free(s.buf);
 	conns_close(s.cs, s.n);
+	return bench_failed() ? -1 : 0;
+}
+
+int run_smallcopy(void)
+{
+	return small_run("smallcopy");
+}
+
+int run_smallfile(void)
+{
+	return small_run("smallfile");
+}
+
+/* ---- getattr: one call at a time, closed loop ---- */
+
+struct ga {
+	struct conn *c;
+	struct fh fh;
+	uint64_t fileid, end;
+	int have_fileid;
+	struct lat lat;
+};
+
+static void ga_done(struct req *rq, void *res)
+{
+	struct ga *g = rq->ctx;
+	uint64_t t = now_ns();
+	fattr3 *a;
+
+	if (!status_ok(res, "GETATTR", "probe"))
+		return;
+	a = &((GETATTR3res *)res)->GETATTR3res_u.resok.obj_attributes;
+	if (a->type != NF3REG || a->size) {
+		bench_error("GETATTR probe: not the empty regular file it was created as");
+		return;
+	}
+	if (g->have_fileid && a->fileid != g->fileid) {
+		bench_error("GETATTR probe: fileid %llu, was %llu", (unsigned long long)a->fileid,
+			    (unsigned long long)g->fileid);
+		return;
+	}
+	g->fileid = a->fileid;
+	g->have_fileid = 1;
+	lat_add(&g->lat, t - rq->t0);
+}
+
+/* The next call as soon as the last is answered, until the step ends. */
+static uint64_t ga_pump(struct conn *c, void *arg)
+{
+	struct ga *g = arg;
+
+	if (!c->inflight && now_ns() < g->end)
+		call_getattr(req_new(c, ga_done, g), &g->fh);
+	return UINT64_MAX;
+}
+
+static int ga_stop(void *arg)
+{
+	struct ga *g = arg;
+
+	return !g->c->inflight && now_ns() >= g->end;
+}
+
+static void ga_measure(struct ga *g)
+{
+	uint64_t t0;
+	int64_t cpu0;
+	double sec, cpu, mean, p50, p99;
+
+	g->end = now_ns() + (uint64_t)(O.warmup * 1e9);
+	if (loop_run(g->c, 1, ga_pump, ga_stop, g) < 0)
+		return;
+	lat_reset(&g->lat);
+	bench_hook("start");
+	cpu0 = server_cpu_ns();
+	t0 = now_ns();
+	g->end = t0 + (uint64_t)(O.duration * 1e9);
+	loop_run(g->c, 1, ga_pump, ga_stop, g);
+	sec = secs(now_ns() - t0);
+	cpu = cpu_us_per_call(cpu0, server_cpu_ns(), g->lat.n);
+	bench_hook("stop");
+	if (bench_failed())
+		return;
+	if (!g->lat.n) {
+		bench_error("GETATTR probe: no call was answered");
+		return;
+	}
+	mean = lat_mean_ms(&g->lat);
+	p50 = lat_pct_ms(&g->lat, 50);
+	p99 = lat_pct_ms(&g->lat, 99);
+	printf("  %zu calls in %.2f s: %.0f /s, mean %.3f ms, p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
+	       g->lat.n, sec, (double)g->lat.n / sec, mean, p50, p99, lat_pct_ms(&g->lat, 100));
+	if (cpu >= 0)
+		printf("  server CPU %.1f us per call\n", cpu);
+	result("getattr.ops_s", "%.0f", (double)g->lat.n / sec);
+	result("getattr.mean_ms", "%.4f", mean);
+	result("getattr.p50_ms", "%.4f", p50);
+	result("getattr.p99_ms", "%.4f", p99);
+	result("getattr.calls", "%zu", g->lat.n);
+	if (cpu >= 0)
+		result("getattr.cpu_us_per_op", "%.2f", cpu);
+}
+
+int run_getattr(void)
+{
+	struct ga g;
+	struct fh root, parent, dir;
+	char name[64];
+	int st;
+
+	memset(&g, 0, sizeof(g));
+	g.c = conns_open(1, &root);
+	if (!g.c)
+		return -1;
+	printf("getattr: GETATTR of one file, one call at a time on one connection, %.0f s after %.0f s\n",
+	       O.duration, O.warmup);
+	fflush(stdout);
+	if (make_scratch(g.c, &root, "getattr", &parent, name, sizeof(name), &dir) == 0) {
+		st = sync_create(g.c, &dir, "probe", &g.fh);
+		if (st != NFS3_OK)
+			bench_error("CREATE probe: %s", st < 0 ? "call failed" : nfsstat_name(st));
+		else
+			ga_measure(&g);
+		loop_drain(g.c, 1);
+		if (!O.keep)
+			remove_tree(g.c, &parent, name);
+	}
+	lat_free(&g.lat);
+	conns_close(g.c, 1);
 	return bench_failed() ? -1 : 0;
 }

@@ -1,7 +1,8 @@
 /*
  * mix.c - the SPEC SFS 3.0 NFSv3 operation mix over a working set that
  * the tool builds itself, run open-loop at a ladder of offered loads and
- * closed-loop to find the peak.
+ * closed-loop to find the peak.  mix1 is the closed loop alone at 1 call
+ * in flight per connection: how fast a lightly loaded server answers.
  *
  * Open loop: each connection gets offered/conns calls per second with
  * exponential (Poisson) interarrival times; a call's latency is measured
@@ -83,6 +84,9 @@ struct step {
 
 static struct step S;
 static pthread_barrier_t step_begin, step_end;
+
+/* mix or mix1: the name printed, and the prefix of the closed loop's keys */
+static const char *mix_name = "mix", *closed_key = "mix.peak";
 
 /* ---- the working set ---- */
 
@@ -710,7 +714,7 @@ static void *mix_thread(void *arg)
 	return NULL;
 }
 
-struct stepres { double achieved, mean, p99; uint64_t ok, missed; };
+struct stepres { double achieved, mean, p50, p99; uint64_t ok, missed; };
 
 /* Merges the connections' numbers for the step just run, and resets them. */
 static struct stepres collect(struct conn *cs, int n, struct lat *all, struct lat *per_op)
@@ -738,18 +742,38 @@ static struct stepres collect(struct conn *cs, int n, struct lat *all, struct la
 	}
 	r.achieved = (double)r.ok / secs(last - S.start);
 	r.mean = lat_mean_ms(all);
+	r.p50 = lat_pct_ms(all, 50);
 	r.p99 = lat_pct_ms(all, 99);
 	return r;
 }
 
-static void run_step(int open, double total_rate, double seconds, int nconns)
+/*
+ * Runs one step; returns the server's CPU time over it (-1: unknown).  The
+ * step ends when the last call is answered and starts with nothing in
+ * flight, so that CPU time belongs to the calls the step counts.
+ */
+static int64_t run_step(int open, double total_rate, double seconds, int nconns)
 {
+	int64_t cpu0 = server_cpu_ns(), cpu1;
+
 	S.open = open;
 	S.rate = total_rate / nconns;
 	S.start = now_ns() + 1000000;   /* 1 ms for every thread to get going */
 	S.end = S.start + (uint64_t)(seconds * 1e9);
 	pthread_barrier_wait(&step_begin);
 	pthread_barrier_wait(&step_end);
+	cpu1 = server_cpu_ns();
+	return cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0;
+}
+
+/* "12.3" or "-": the server's CPU per call, for the tables */
+static const char *cpu_str(char *buf, size_t sz, double us)
+{
+	if (us < 0)
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%.1f", us);
+	return buf;
 }
 
 /* Each operation's p99 as key=value; returns the operation whose p99 is worst. */
@@ -774,32 +798,50 @@ static int op_p99s(const char *prefix, struct lat *per_op, double *worst)
 	return w;
 }
 
+/* closed_key.NAME=V with that many decimals */
+static void closed_result(const char *name, int decimals, double v)
+{
+	char key[96];
+
+	snprintf(key, sizeof(key), "%s.%s", closed_key, name);
+	result(key, "%.*f", decimals, v);
+}
+
 static void print_peak(struct conn *cs, int n)
 {
 	struct lat all = { 0 }, per_op[NOPS];
 	struct stepres r;
-	double worst;
+	double worst, cpu;
+	int64_t cpu_ns;
+	char buf[32];
 
 	memset(per_op, 0, sizeof(per_op));
-	run_step(0, 0, O.duration, n);
+	cpu_ns = run_step(0, 0, O.duration, n);
 	r = collect(cs, n, &all, per_op);
 	if (bench_failed())
 		return;
-	printf("\nclosed loop, %d connections x %d calls in flight, %.0f s:\n", n, O.depth, O.duration);
-	printf("  peak %.0f ops/s, mean %.3f ms, p99 %.3f ms\n\n", r.achieved, r.mean, r.p99);
+	cpu = cpu_us_per_call(0, cpu_ns, r.ok);
+	printf("\nclosed loop, %d connection%s x %d call%s in flight, %.0f s:\n", n, n == 1 ? "" : "s",
+	       O.depth, O.depth == 1 ? "" : "s", O.duration);
+	printf("  %s %.0f ops/s, mean %.3f ms, p50 %.3f ms, p99 %.3f ms, server CPU %s us/call\n\n",
+	       O.depth == 1 ? "at 1 in flight:" : "peak", r.achieved, r.mean, r.p50, r.p99,
+	       cpu_str(buf, sizeof(buf), cpu));
 	printf("  %-12s %9s %9s %9s\n", "op", "calls", "mean ms", "p99 ms");
-	result("mix.peak.ops_s", "%.0f", r.achieved);
-	result("mix.peak.mean_ms", "%.3f", r.mean);
-	result("mix.peak.p99_ms", "%.3f", r.p99);
+	closed_result("ops_s", 0, r.achieved);
+	closed_result("mean_ms", 3, r.mean);
+	closed_result("p50_ms", 3, r.p50);
+	closed_result("p99_ms", 3, r.p99);
+	if (cpu >= 0)
+		closed_result("cpu_us_per_op", 2, cpu);
 	for (int k = 0; k < NOPS; k++) {
 		char key[64];
 		double m = lat_mean_ms(&per_op[k]), p = lat_pct_ms(&per_op[k], 99);
 
 		printf("  %-12s %9zu %9.3f %9.3f\n", mixtab[k].name, per_op[k].n, m, p);
-		snprintf(key, sizeof(key), "mix.peak.%s.mean_ms", mixtab[k].name);
-		result(key, "%.3f", m);
+		snprintf(key, sizeof(key), "%s.mean_ms", mixtab[k].name);
+		closed_result(key, 3, m);
 	}
-	op_p99s("mix.peak", per_op, &worst);
+	op_p99s(closed_key, per_op, &worst);
 	lat_free(&all);
 	for (int k = 0; k < NOPS; k++)
 		lat_free(&per_op[k]);
@@ -812,25 +854,27 @@ static void print_ladder(struct conn *cs, int n)
 
 	memset(per_op, 0, sizeof(per_op));
 	printf("\nopen loop, %d connections, Poisson arrivals, %.0f s per load:\n", n, O.duration);
-	printf("  %10s %10s %9s %9s %8s   %s\n", "offered/s", "achieved/s", "mean ms", "p99 ms", "missed",
-	       "worst op: its p99 ms");
+	printf("  %10s %10s %9s %9s %8s %7s   %s\n", "offered/s", "achieved/s", "mean ms", "p99 ms", "missed",
+	       "srv us", "worst op: its p99 ms");
 	for (char *p = strtok_r(list, ",", &save); p && !bench_failed(); p = strtok_r(NULL, ",", &save)) {
 		double load = atof(p);
 		struct stepres r;
-		char key[64];
-		double worst;
+		char key[64], buf[32];
+		double worst, cpu;
+		int64_t cpu_ns;
 		int w;
 
 		if (load <= 0)
 			continue;
-		run_step(1, load, O.duration, n);
+		cpu_ns = run_step(1, load, O.duration, n);
 		r = collect(cs, n, &all, per_op);
 		if (bench_failed())
 			break;
+		cpu = cpu_us_per_call(0, cpu_ns, r.ok);
 		snprintf(key, sizeof(key), "mix.load.%.0f", load);
 		w = op_p99s(key, per_op, &worst);
-		printf("  %10.0f %10.0f %9.3f %9.3f %8llu   %s: %.3f\n", load, r.achieved, r.mean, r.p99,
-		       (unsigned long long)r.missed, mixtab[w].name, worst);
+		printf("  %10.0f %10.0f %9.3f %9.3f %8llu %7s   %s: %.3f\n", load, r.achieved, r.mean, r.p99,
+		       (unsigned long long)r.missed, cpu_str(buf, sizeof(buf), cpu), mixtab[w].name, worst);
 		fflush(stdout);
 		snprintf(key, sizeof(key), "mix.load.%.0f.achieved", load);
 		result(key, "%.0f", r.achieved);
@@ -840,6 +884,9 @@ static void print_ladder(struct conn *cs, int n)
 		result(key, "%.3f", r.p99);
 		snprintf(key, sizeof(key), "mix.load.%.0f.missed", load);
 		result(key, "%llu", (unsigned long long)r.missed);
+		snprintf(key, sizeof(key), "mix.load.%.0f.cpu_us_per_op", load);
+		if (cpu >= 0)
+			result(key, "%.2f", cpu);
 	}
 	free(list);
 	lat_free(&all);
@@ -919,11 +966,11 @@ int run_mix(void)
 		if (O.io_size > rtmax || O.io_size > wtmax)
 			bench_error("--io-size %u exceeds the server's rtmax %u / wtmax %u", O.io_size, rtmax, wtmax);
 	}
-	printf("mix: SPEC SFS 3.0 NFSv3 mix; working set %d dirs, %d files (%.1f MiB), %d symlinks; "
-	       "%u-byte READ/WRITE\n", W.ndirs, W.nfiles, (double)W.bytes / MiB, W.nlinks, O.io_size);
+	printf("%s: SPEC SFS 3.0 NFSv3 mix; working set %d dirs, %d files (%.1f MiB), %d symlinks; "
+	       "%u-byte READ/WRITE\n", mix_name, W.ndirs, W.nfiles, (double)W.bytes / MiB, W.nlinks, O.io_size);
 	fflush(stdout);
 	if (!bench_failed() &&
-	    make_scratch(&cs[0], &W.root, "mix", &W.parent, W.topname, sizeof(W.topname), &W.top) == 0) {
+	    make_scratch(&cs[0], &W.root, mix_name, &W.parent, W.topname, sizeof(W.topname), &W.top) == 0) {
 		if (ws_build(cs, n) == 0 && !bench_failed())
 			measure(cs, n);
 		loop_drain(cs, n);
@@ -936,4 +983,18 @@ int run_mix(void)
 	free(W.files);
 	free(W.links);
 	return bench_failed() ? -1 : 0;
+}
+
+/*
+ * mix1: the closed loop alone, 1 call in flight per connection (run_one
+ * makes that the default --depth): the latency of a lightly loaded
+ * server, which the peak's queues hide.  Keys mix1.ops_s, .mean_ms, ...
+ */
+int run_mix1(void)
+{
+	mix_name = "mix1";
+	closed_key = "mix1";
+	O.no_peak = 0;
+	O.no_ladder = 1;
+	return run_mix();
 }

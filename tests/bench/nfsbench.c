@@ -1,7 +1,7 @@
 /*
  * nfsbench - an NFSv3 benchmark client on libnfs's asynchronous API.
  *
- *   nfsbench [OPTIONS] mix|seq|meta|smallcopy|walk|hol|lock|all
+ *   nfsbench [OPTIONS] mix|mix1|getattr|seq|meta|smallcopy|smallfile|walk|hol|lock|all
  *   nfsbench [--tree D,F] [-T THREADS] -D DIR mktree
  *   nfsbench [-t SECONDS] -D DIR fcntl
  *
@@ -51,7 +51,11 @@ static void usage(FILE *f)
 {
 	fputs(
 "usage: nfsbench [OPTIONS] WORKLOAD\n"
-"  WORKLOAD: mix, seq, meta, smallcopy, walk, hol, lock, or all (all but walk)\n"
+"  WORKLOAD: mix, mix1, getattr, seq, meta, smallcopy, smallfile, walk, hol, lock,\n"
+"            or all (mix, seq, meta, smallcopy, hol)\n"
+"  mix1: the mix's closed loop only, 1 call in flight per connection (keys mix1.*)\n"
+"  getattr: GETATTR of one file, one call at a time on one connection\n"
+"  smallfile: smallcopy one file at a time (-c 1 -q 1; keys smallfile.*)\n"
 "   or: nfsbench [--tree D,F] [-T THREADS] -D DIR mktree\n"
 "  (mktree, no NFS: make the walk's tree in the local directory DIR)\n"
 "   or: nfsbench [-t SECONDS] -D DIR fcntl\n"
@@ -64,16 +68,18 @@ static void usage(FILE *f)
 "      --nlm-port N        lock: NLM port, used directly (the NFS port)\n"
 "  -D, --dir PATH          work below PATH inside the export (its root);\n"
 "                          walk: the tree to walk\n"
-"  -c, --conns N           TCP connections (mix/meta/smallcopy/walk 4, seq 1;\n"
-"                          hol always 2: the stream and the GETATTR probe)\n"
+"  -c, --conns N           TCP connections (mix/mix1/meta/smallcopy/walk 4, seq and\n"
+"                          smallfile 1; hol always 2: the stream and the GETATTR\n"
+"                          probe; getattr always 1)\n"
 "  -T, --threads N         mix: client threads sharing the connections (1);\n"
 "                          mktree: directories made at a time (one per CPU)\n"
 "  -q, --depth N           calls (smallcopy: files) in flight per connection\n"
-"                          (16; seq 8, smallcopy 4; hol: WRITEs in flight, 16)\n"
+"                          (16; seq 8, smallcopy 4, mix1 and smallfile 1;\n"
+"                          hol: WRITEs in flight, 16; getattr always 1)\n"
 "      --max-inflight N    mix open loop: at most N in flight per connection; later\n"
 "                          calls wait, and the wait counts in their latency (128)\n"
-"  -t, --duration S        mix, lock, fcntl: seconds per measured step (3)\n"
-"      --warmup S          mix, lock: seconds of load before measuring (1)\n"
+"  -t, --duration S        mix, mix1, getattr, lock, fcntl: seconds per measured step (3)\n"
+"      --warmup S          mix, mix1, getattr, lock: seconds of load before measuring (1)\n"
 "  -l, --loads LIST        mix: offered loads in ops/s, comma-separated\n"
 "      --no-peak           mix: skip the closed-loop peak\n"
 "      --no-ladder         mix: skip the open-loop ladder\n"
@@ -90,8 +96,10 @@ static void usage(FILE *f)
 "      --expect N          walk: fail unless exactly N entries are found below --dir\n"
 "      --interval MS       hol: one GETATTR every MS milliseconds, open loop (2)\n"
 "      --tree D,F          mktree: D directories of F empty files each (1000,1000)\n"
-"  -K, --count K           smallcopy: files (1000)\n"
-"  -S, --kib S             smallcopy: file size in KiB (64)\n"
+"  -K, --count K           smallcopy, smallfile: files (1000)\n"
+"  -S, --kib S             smallcopy, smallfile: file size in KiB (64)\n"
+"      --server-pid PID    the server runs on this machine as PID: report its CPU time\n"
+"                          per call (mix peak and ladder, mix1, getattr)\n"
 "  -o, --results FILE      append key=value results to FILE instead of stdout\n"
 "      --tag TAG           prefix every key with TAG.\n"
 "      --hook CMD          run 'CMD start' and 'CMD stop' around the measured part\n"
@@ -104,7 +112,7 @@ static void usage(FILE *f)
 
 enum { OPT_MAXIN = 256, OPT_WARM, OPT_NOPEAK, OPT_NOLADDER, OPT_WS, OPT_IOSIZE, OPT_DROP,
        OPT_DIRCOUNT, OPT_MAXCOUNT, OPT_TAG, OPT_HOOK, OPT_KEEP, OPT_STALL, OPT_SEED, OPT_EXPECT,
-       OPT_INTERVAL, OPT_TREE, OPT_NLMPORT };
+       OPT_INTERVAL, OPT_TREE, OPT_NLMPORT, OPT_SERVERPID };
 
 static const struct option longopts[] = {
 	{ "export", 1, NULL, 'e' }, { "host", 1, NULL, 'H' }, { "nfs-port", 1, NULL, 'n' },
@@ -119,7 +127,7 @@ static const struct option longopts[] = {
 	{ "tag", 1, NULL, OPT_TAG }, { "hook", 1, NULL, OPT_HOOK }, { "keep", 0, NULL, OPT_KEEP }, { "stall", 1, NULL, OPT_STALL },
 	{ "seed", 1, NULL, OPT_SEED }, { "expect", 1, NULL, OPT_EXPECT },
 	{ "interval", 1, NULL, OPT_INTERVAL }, { "tree", 1, NULL, OPT_TREE },
-	{ "nlm-port", 1, NULL, OPT_NLMPORT },
+	{ "nlm-port", 1, NULL, OPT_NLMPORT }, { "server-pid", 1, NULL, OPT_SERVERPID },
 	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 };
 
@@ -186,6 +194,7 @@ static void parse_opt(int c, const char *a)
 	case 'o': O.results = a; break;
 	case OPT_TAG: O.tag = a; break;
 	case OPT_HOOK: O.hook = a; break;
+	case OPT_SERVERPID: O.server_pid = (int)num(a, "pid", 1); break;
 	case OPT_KEEP: O.keep = 1; break;
 	case OPT_STALL: O.stall_s = fnum(a, "stall time"); break;
 	case OPT_SEED: O.seed = (uint64_t)num(a, "seed", 0); break;
@@ -209,14 +218,26 @@ static void parse_opt(int c, const char *a)
 	}
 }
 
+static int is(const char *w, const char *a, const char *b)
+{
+	return !strcmp(w, a) || (b && !strcmp(w, b));
+}
+
 /* Per-workload defaults for what was not given. */
 static int run_one(const char *w)
 {
-	O.conns = explicit_conns ? O.conns : (!strcmp(w, "seq") ? 1 : 4);
-	O.depth = explicit_depth ? O.depth : (!strcmp(w, "seq") ? 8 : !strcmp(w, "smallcopy") ? 4 : 16);
+	O.conns = explicit_conns ? O.conns : is(w, "seq", "smallfile") ? 1 : 4;
+	O.depth = explicit_depth ? O.depth : is(w, "seq", NULL) ? 8 : is(w, "smallcopy", NULL) ? 4 :
+		  is(w, "mix1", "smallfile") ? 1 : 16;
 	O.seq_mib = explicit_size ? O.seq_mib : (!strcmp(w, "hol") ? 1024 : 256);
 	if (!strcmp(w, "mix"))
 		return run_mix();
+	if (!strcmp(w, "mix1"))
+		return run_mix1();
+	if (!strcmp(w, "getattr"))
+		return run_getattr();
+	if (!strcmp(w, "smallfile"))
+		return run_smallfile();
 	if (!strcmp(w, "seq"))
 		return run_seq();
 	if (!strcmp(w, "meta"))

@@ -62,6 +62,7 @@ struct opts {
 	const char *results;     /* key=value output file (default: stdout) */
 	const char *tag;         /* prefix of every key (e.g. the server's name) */
 	const char *hook;        /* run as 'HOOK start' / 'HOOK stop' around the measured part */
+	int server_pid;          /* the server's pid on this machine, for its CPU time per call (0: none) */
 	int keep;                /* keep what was created */
 	double stall_s;          /* abort when no reply arrives for this long */
 	uint64_t seed;
@@ -111,6 +112,15 @@ void result(const char *key, const char *fmt, ...) __attribute__((format(printf,
 void results_flush(void);
 /* Runs O.hook with the argument (e.g. to start a profiler only while measuring). */
 void bench_hook(const char *what);
+
+/*
+ * CPU time (ns) the server (--server-pid) has used so far, all its
+ * threads; -1 without --server-pid or when it cannot be read.  Read it
+ * before and after a measured step: cpu_us_per_call() turns the two
+ * readings into microseconds per call (-1 when either is missing).
+ */
+int64_t server_cpu_ns(void);
+double cpu_us_per_call(int64_t before, int64_t after, uint64_t calls);
 
 /* ---- connections and the event loop (conn.c) ---- */
 
@@ -195,6 +205,7 @@ int call_read(struct req *rq, const struct fh *f, uint64_t off, unsigned len);
 int call_commit(struct req *rq, const struct fh *f);
 int call_lookup(struct req *rq, const struct fh *dir, const char *name);
 int call_getattr(struct req *rq, const struct fh *f);
+int call_access(struct req *rq, const struct fh *f, uint32_t access);
 int call_remove(struct req *rq, const struct fh *dir, const char *name);
 /* Within one directory: from -> to. */
 int call_rename(struct req *rq, const struct fh *dir, const char *from, const char *to);
@@ -209,6 +220,9 @@ int make_scratch(struct conn *c, const struct fh *root, const char *what,
 /* ---- workloads ---- */
 
 int run_mix(void);
+int run_mix1(void);
+int run_getattr(void);
+int run_smallfile(void);
 int run_seq(void);
 int run_meta(void);
 int run_smallcopy(void);

@@ -137,6 +137,17 @@ int call_getattr(struct req *rq, const struct fh *f)
 	return 0;
 }
 
+int call_access(struct req *rq, const struct fh *f, uint32_t access)
+{
+	ACCESS3args a;
+
+	a.object = fh_arg(f);
+	a.access = access;
+	if (rpc_nfs3_access_async(rq->c->rpc, req_cb, &a, rq) < 0)
+		return req_queue_failed(rq, "ACCESS");
+	return 0;
+}
+
 int call_remove(struct req *rq, const struct fh *dir, const char *name)
 {
 	REMOVE3args a;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- time ---- */
 
@@ -244,6 +245,60 @@ void bench_hook(const char *what)
 	snprintf(cmd, sizeof(cmd), "%s %s", O.hook, what);
 	if (system(cmd) != 0)
 		fprintf(stderr, "nfsbench: hook '%s' failed\n", cmd);
+}
+
+/* ---- the server's CPU time ---- */
+
+/* utime + stime of /proc/PID/stat: every thread's, but in clock ticks (10 ms). */
+static int64_t stat_cpu_ns(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	long tck = sysconf(_SC_CLK_TCK);
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* the name in parentheses may hold anything; fields 3 (state) to 15 (stime) follow it */
+	p = strrchr(buf, ')');
+	if (!p || tck <= 0 ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (int64_t)((ut + st) * (1000000000ull / (unsigned long long)tck));
+}
+
+/*
+ * The process's CPU clock (clock_getcpuclockid) when it can be had: the
+ * kernel's nanosecond sum over every thread, those that have exited too
+ * (a sum over /proc/PID/task/N/schedstat loses an exited thread's time,
+ * and a step could then come out negative).  Only the main thread calls it.
+ */
+int64_t server_cpu_ns(void)
+{
+	static clockid_t clk;
+	static int how;         /* 0: not tried yet, 1: the CPU clock, 2: /proc/PID/stat */
+	struct timespec ts;
+
+	if (!O.server_pid)
+		return -1;
+	if (!how)
+		how = clock_getcpuclockid((pid_t)O.server_pid, &clk) == 0 ? 1 : 2;
+	if (how == 1 && clock_gettime(clk, &ts) == 0)
+		return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return stat_cpu_ns(O.server_pid);
+}
+
+double cpu_us_per_call(int64_t before, int64_t after, uint64_t calls)
+{
+	if (before < 0 || after < before || !calls)
+		return -1;
+	return (double)(after - before) / 1e3 / (double)calls;
 }
 
 /* ---- results: key=value lines, held back until the run has passed ---- */
