@@ -38,6 +38,7 @@ struct inode_ent {
 	mode_t type;		/* S_IFMT bits */
 	/* cache internals */
 	struct inode_ent *hnext;
+	struct inode_ent *inext;	/* chain of the inode-number index */
 	struct inode_ent *lru_prev, *lru_next;
 	unsigned refs;
 	int detached;		/* forgotten: freed by the last icache_put */
