@@ -52,7 +52,8 @@ struct fs_dirent {
 typedef int (*fs_dirent_fn)(void *arg, const struct fs_dirent *d);
 int fs_readdir(struct fs_ctx *dir, uint64_t cookie, fs_dirent_fn fn, void *arg, int *eof);
 /* For READDIRPLUS: attributes and handle of an entry, without caching it. */
-int fs_dirent_info(struct fs_ctx *dir, const char *name, struct stat *st, struct fh *fh);
+int fs_dirent_info(struct fs_ctx *dir, const char *name, uint64_t ino, struct stat *st,
+    struct fh *fh);
 
 /* ---- modifying operations (fsops_write.c) ---- */
 

@@ -186,7 +186,7 @@ fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct sta
 }
 
 int
-fs_dirent_info(struct fs_ctx *dir, const char *name, struct stat *st, struct fh *fh)
+fs_dirent_info(struct fs_ctx *dir, const char *name, uint64_t ino, struct stat *st, struct fh *fh)
 {
 	if (strcmp(name, ".") == 0 || (strcmp(name, "..") == 0 && is_export_root(dir, dir->ent))) {
 		*fh = dir->ent->fh;
@@ -194,7 +194,7 @@ fs_dirent_info(struct fs_ctx *dir, const char *name, struct stat *st, struct fh 
 	}
 	if (strcmp(name, "..") == 0)
 		return EACCES;	/* let the client LOOKUP it: that path checks the boundary */
-	return fh_stat_for_name(dir->exp, dir->ent->fd, name, st, fh);
+	return fh_stat_for_dirent(dir->exp, dir->ent->fd, name, ino, st, fh);
 }
 
 int

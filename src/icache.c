@@ -436,6 +436,49 @@ fh_stat_for_name(const struct export *exp, int dirfd, const char *name, struct s
 	return 0;
 }
 
+/*
+ * READDIRPLUS: the attributes and handle of a directory entry whose inode
+ * the cache holds (the entry's d_ino), through the cached descriptor: no
+ * path walk.  The descriptor is used outside the lock, so it may have been
+ * closed and reused meanwhile: the inode and device it answers with must
+ * be the ones asked for (a reused number naming the same inode is as
+ * good).  ENOENT: not cached, look it up by name.
+ */
+static int
+fh_stat_for_ino(const struct export *exp, uint64_t ino, struct stat *st, struct fh *out)
+{
+	struct inode_ent *e;
+	struct statx stx;
+	int fd = -1;
+
+	pthread_mutex_lock(&lock);
+	for (e = ino_buckets[ino_bucket_of(exp->id, ino)]; e; e = e->inext) {
+		if (e->fh.export_id == exp->id && e->fh.ino == ino && e->fh.kfh_len) {
+			*out = e->fh;
+			fd = e->fd;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (fd < 0 || statx_at(fd, "", &stx) < 0 || stx.stx_ino != ino ||
+	    statx_dev(&stx) != exp->dev)
+		return ENOENT;
+	if ((stx.stx_mask & STATX_BTIME) &&
+	    gen_from_statx_btime(stx.stx_btime.tv_sec, stx.stx_btime.tv_nsec) != out->gen)
+		return ENOENT;
+	stat_from_statx(&stx, st);
+	return 0;
+}
+
+int
+fh_stat_for_dirent(const struct export *exp, int dirfd, const char *name, uint64_t ino,
+    struct stat *st, struct fh *out)
+{
+	if (ino != 0 && fh_stat_for_ino(exp, ino, st, out) == 0)
+		return 0;
+	return fh_stat_for_name(exp, dirfd, name, st, out);
+}
+
 /* ---- resolving a handle on a miss ---- */
 
 static int

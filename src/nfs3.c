@@ -685,7 +685,7 @@ rd_take(void *arg, const struct fs_dirent *d)
 		name = call_alloc(f->call, d->namelen + 1);
 		if (e == NULL || name == NULL)
 			return 1;
-		if (fs_dirent_info(f->dir, d->name, &st, &fh) == 0) {
+		if (fs_dirent_info(f->dir, d->name, d->ino, &st, &fh) == 0) {
 			post_attr_stat(f->dir, &st, &e->name_attributes);
 			if (set_fh3(f->call, &fh, &e->name_handle.post_op_fh3_u.handle) == 0)
 				e->name_handle.handle_follows = TRUE;
