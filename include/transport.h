@@ -73,8 +73,11 @@ struct bound_socket {
 
 int transport_listen(const struct listen_spec *spec, char *err, size_t errlen);
 size_t transport_bound(const struct bound_socket **out);
-/* A pool thread with nothing to run: waits for one event and handles it. */
-void transport_wait(void);
+/*
+ * A pool thread with nothing to run: waits for one event and handles it.
+ * Returns the number of kicks it took in (0 for any other event).
+ */
+unsigned transport_wait(void);
 /* Wakes one thread waiting in transport_wait (work was queued for it). */
 void transport_kick(void);
 /* At shutdown: every thread in transport_wait returns, and any that calls it later. */

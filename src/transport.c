@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -50,6 +51,7 @@ struct listener {
 
 static int epfd = -1;
 static int kickfd = -1;
+static int waking_all;		/* shutting down: kicks are no longer taken in */
 static struct listener listeners[MAX_LISTENERS];
 static unsigned nlisteners;
 static struct bound_socket bound[MAX_LISTENERS];
@@ -473,18 +475,26 @@ transport_drop(struct rpc_req *req)
 
 /* ---- waiting ---- */
 
-void
+unsigned
 transport_wait(void)
 {
 	struct epoll_event ev;
+	uint64_t kicks = 0;
 	int n = epoll_wait(epfd, &ev, 1, -1);
 
 	if (n <= 0)
-		return;
+		return 0;
+	if (ev.data.u64 == EV_KICK) {
+		if (__atomic_load_n(&waking_all, __ATOMIC_ACQUIRE))
+			return 0;	/* the counter stays up: every waiter returns */
+		/* Kicks that came together are counted off together (workq.c). */
+		if (read(kickfd, &kicks, sizeof(kicks)) != (ssize_t)sizeof(kicks))
+			kicks = 0;
+		return kicks > UINT_MAX ? UINT_MAX : (unsigned)kicks;
+	}
 	if (ev.data.u64 & EV_CONN) {
-		if (ev.data.u64 != EV_KICK)
-			conn_event(ev.data.u64, ev.events);
-		return;		/* a kick: the caller looks at the work queue */
+		conn_event(ev.data.u64, ev.events);
+		return 0;
 	}
 	if (ev.data.u64 < nlisteners) {
 		struct listener *l = &listeners[ev.data.u64];
@@ -494,6 +504,7 @@ transport_wait(void)
 		else
 			conns_accept(l->fd, l->port, ev.data.u64);
 	}
+	return 0;
 }
 
 void
@@ -502,11 +513,7 @@ transport_kick(void)
 	uint64_t one = 1;
 
 	/* Each write raises an edge, and an edge wakes one waiting thread. */
-	if (write(kickfd, &one, sizeof(one)) < 0 && errno == EAGAIN) {
-		uint64_t drain;
-		if (read(kickfd, &drain, sizeof(drain)) > 0)
-			(void)!write(kickfd, &one, sizeof(one));
-	}
+	(void)!write(kickfd, &one, sizeof(one));
 }
 
 void
@@ -516,6 +523,7 @@ transport_wake_all(void)
 	uint64_t one = 1;
 
 	/* Level-triggered with the counter above zero: every wait returns at once. */
+	__atomic_store_n(&waking_all, 1, __ATOMIC_RELEASE);
 	(void)!write(kickfd, &one, sizeof(one));
 	epoll_ctl(epfd, EPOLL_CTL_MOD, kickfd, &ev);
 }
