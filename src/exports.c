@@ -1188,7 +1188,7 @@ exports_print(FILE *out, const struct export_table *t)
 
 static void name_cache_clear(void);
 
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t table_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 static struct export_table *current;
 
 void
@@ -1366,7 +1366,7 @@ struct name_ent {
 	unsigned ng_next;
 };
 
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t cache_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 static struct name_ent *cache;		/* NC_SETS * NC_WAYS, allocated on first use */
 static unsigned long cache_gen;		/* bumped by a clear, so late results are dropped */
 

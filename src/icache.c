@@ -26,7 +26,7 @@
 #define NBUCKETS 16384		/* power of two */
 #define SEARCH_MAX_ENTRIES 10000000u
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 /* Signalled when a sweep's write-back of an idle file finishes. */
 static pthread_cond_t wb_done = PTHREAD_COND_INITIALIZER;
 static struct inode_ent *buckets[NBUCKETS];
