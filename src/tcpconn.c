@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "queue.h"
 #include "recmark.h"
 #include "tcpconn.h"
 #include "transport.h"
@@ -91,7 +92,7 @@ struct conn {
 	/* under conns_lock */
 	int listed;		/* in the list of open connections */
 	time_t last_active;
-	struct conn *prev, *next;	/* open connections, most recently active first */
+	TAILQ_ENTRY(conn) lru;		/* open connections, most recently active first */
 	struct conn *free_next;
 };
 
@@ -99,7 +100,8 @@ static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct conn **slots;	/* fixed at start: readers need no lock */
 static unsigned nslots, slots_cap;
 static struct conn *free_slots;
-static struct conn *lru_head, *lru_tail;
+TAILQ_HEAD(conn_list, conn);
+static struct conn_list lru = TAILQ_HEAD_INITIALIZER(lru);
 static unsigned nconns, max_conns;
 static int ep = -1;
 /* accept ran out of descriptors: retry the listeners when one is given back */
@@ -210,15 +212,7 @@ conn_unref(struct conn *c)
 static void
 lru_remove_locked(struct conn *c)
 {
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		lru_head = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	else
-		lru_tail = c->prev;
-	c->prev = c->next = NULL;
+	TAILQ_REMOVE(&lru, c, lru);
 	c->listed = 0;
 	nconns--;
 }
@@ -226,13 +220,7 @@ lru_remove_locked(struct conn *c)
 static void
 lru_push_front_locked(struct conn *c)
 {
-	c->prev = NULL;
-	c->next = lru_head;
-	if (lru_head)
-		lru_head->prev = c;
-	else
-		lru_tail = c;
-	lru_head = c;
+	TAILQ_INSERT_HEAD(&lru, c, lru);
 	c->listed = 1;
 	nconns++;
 }
@@ -247,7 +235,7 @@ conn_touch(struct conn *c)
 		return;
 	pthread_mutex_lock(&conns_lock);
 	c->last_active = now;
-	if (lru_head != c && c->listed) {
+	if (TAILQ_FIRST(&lru) != c && c->listed) {
 		lru_remove_locked(c);
 		lru_push_front_locked(c);
 	}
@@ -382,12 +370,10 @@ conn_close(struct conn *c)
 static struct conn *
 conn_victim_locked(void)
 {
-	struct conn *c = lru_tail, *fallback = NULL;
+	struct conn *c = TAILQ_LAST(&lru, conn_list), *fallback = NULL;
 
-	if (c == NULL)
-		return NULL;
-
-	for (unsigned looked = 0; c && looked < VICTIM_LOOK; c = c->prev, looked++) {
+	for (unsigned looked = 0; c && looked < VICTIM_LOOK;
+	    c = TAILQ_PREV(c, conn_list, lru), looked++) {
 		int idle;
 
 		pthread_mutex_lock(&c->lock);
@@ -398,7 +384,7 @@ conn_victim_locked(void)
 		if (fallback == NULL)
 			fallback = c;
 	}
-	return fallback ? fallback : lru_tail;
+	return fallback;
 }
 
 /* Takes a reference, so that the slot cannot be recycled under the caller. */
@@ -858,7 +844,8 @@ conns_tick(void)
 
 		pthread_mutex_lock(&conns_lock);
 		/* From the cold end; the rest were active more recently. */
-		for (c = lru_tail; c && now - c->last_active > CONN_IDLE_SECS; c = c->prev) {
+		for (c = TAILQ_LAST(&lru, conn_list); c && now - c->last_active > CONN_IDLE_SECS;
+		    c = TAILQ_PREV(c, conn_list, lru)) {
 			int idle;
 
 			pthread_mutex_lock(&c->lock);
@@ -881,6 +868,6 @@ conns_tick(void)
 void
 conns_close_all(void)
 {
-	while (lru_head)
-		conn_close(lru_head);
+	while (!TAILQ_EMPTY(&lru))
+		conn_close(TAILQ_FIRST(&lru));
 }
