@@ -30,9 +30,15 @@ void conns_tick(void);
 /* Single-threaded, at exit: closes every connection. */
 void conns_close_all(void);
 
+/* A request for the call in buf (taken over), or NULL (transport.c). */
+struct rpc_req *req_new(uint8_t *buf, size_t len);
 /* For the request life cycle (transport.c). */
 struct iovec;
-/* iov: the reply in pieces, the first at msg (REPLY_HEADROOM in front of it for the mark). */
+/*
+ * iov: the reply in at most REPLY_MAX_IOV pieces (header, READ data, tail),
+ * the first at msg, with REPLY_HEADROOM in front of it for the record mark.
+ */
+#define REPLY_MAX_IOV 3
 void conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov);
 void conn_shut(struct conn *c);
 void conn_request_done(struct conn *c);

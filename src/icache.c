@@ -365,6 +365,18 @@ kernel_handle(int dirfd, const char *name, struct fh *out)
  * other file can have its inode number on that file system, so the number
  * (and the birth time, when there is one) names the same object.
  */
+/* With lock held: the cached entry for an inode number, if it has a kernel handle. */
+static struct inode_ent *
+find_ino_locked(uint32_t export_id, uint64_t ino)
+{
+	struct inode_ent *e = ino_buckets[ino_bucket_of(export_id, ino)];
+
+	for (; e; e = e->inext)
+		if (e->fh.export_id == export_id && e->fh.ino == ino && e->fh.kfh_len)
+			return e;
+	return NULL;
+}
+
 static int
 known_kernel_handle(struct fh *out)
 {
@@ -372,15 +384,12 @@ known_kernel_handle(struct fh *out)
 	int found = 0;
 
 	pthread_mutex_lock(&lock);
-	for (e = ino_buckets[ino_bucket_of(out->export_id, out->ino)]; e; e = e->inext) {
-		if (e->fh.export_id == out->export_id && e->fh.ino == out->ino &&
-		    e->fh.gen == out->gen && e->fh.kfh_len) {
-			out->kfh_type = e->fh.kfh_type;
-			out->kfh_len = e->fh.kfh_len;
-			memcpy(out->kfh, e->fh.kfh, e->fh.kfh_len);
-			found = 1;
-			break;
-		}
+	e = find_ino_locked(out->export_id, out->ino);
+	if (e && e->fh.gen == out->gen) {
+		out->kfh_type = e->fh.kfh_type;
+		out->kfh_len = e->fh.kfh_len;
+		memcpy(out->kfh, e->fh.kfh, e->fh.kfh_len);
+		found = 1;
 	}
 	pthread_mutex_unlock(&lock);
 	return found;
@@ -452,12 +461,9 @@ fh_stat_for_ino(const struct export *exp, uint64_t ino, struct stat *st, struct 
 	int fd = -1;
 
 	pthread_mutex_lock(&lock);
-	for (e = ino_buckets[ino_bucket_of(exp->id, ino)]; e; e = e->inext) {
-		if (e->fh.export_id == exp->id && e->fh.ino == ino && e->fh.kfh_len) {
-			*out = e->fh;
-			fd = e->fd;
-			break;
-		}
+	if ((e = find_ino_locked(exp->id, ino)) != NULL) {
+		*out = e->fh;
+		fd = e->fd;
 	}
 	pthread_mutex_unlock(&lock);
 	if (fd < 0 || statx_at(fd, "", &stx) < 0 || stx.stx_ino != ino ||

@@ -76,7 +76,6 @@ struct conn {
 	int again;		/* an event came meanwhile: the owner looks again */
 	int paused;		/* input stopped at a limit */
 	int closed;
-	int shut;		/* shut down by a worker; closing soon */
 	int refs;		/* open + requests + an owner at work */
 	unsigned inflight;
 	/*
@@ -327,10 +326,8 @@ void
 conn_shut(struct conn *c)
 {
 	pthread_mutex_lock(&c->lock);
-	if (!c->closed && !c->shut) {
-		c->shut = 1;
+	if (!c->closed)
 		shutdown(c->fd, SHUT_RDWR);
-	}
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -448,7 +445,7 @@ conn_open(int fd, uint16_t port, const struct sockaddr_storage *peer, socklen_t 
 	c->local_port = port;
 	memcpy(&c->peer, peer, plen);
 	c->peerlen = plen;
-	c->owned = c->again = c->paused = c->closed = c->shut = 0;
+	c->owned = c->again = c->paused = c->closed = 0;
 	c->refs = 1;
 	c->inflight = 0;
 	c->overloaded = 0;
@@ -477,10 +474,11 @@ conns_accept(int lfd, uint16_t port, uint64_t listener_ev)
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE) {
 				/*
-				 * Out of descriptors: shut the stalest connection
-				 * down; when a descriptor comes back, the listener
-				 * is asked for again (slot_release), as an
-				 * edge-triggered one would not report the
+				 * Out of descriptors: close the stalest connection
+				 * and try again if that gave its descriptor back;
+				 * if requests still hold it, the listener is asked
+				 * for again when it comes back (slot_release), as
+				 * an edge-triggered one would not report the
 				 * connection still waiting.
 				 */
 				static unsigned last_log;
@@ -515,14 +513,12 @@ static int
 tcp_record(void *arg, uint8_t *rec, size_t len)
 {
 	struct conn *c = arg;
-	struct rpc_req *r = calloc(1, sizeof(*r));
+	struct rpc_req *r = req_new(rec, len);
 
 	if (r == NULL) {
 		free(rec);
 		return -1;
 	}
-	r->buf = rec;
-	r->len = len;
 	r->proto = IPPROTO_TCP;
 	r->conn = c;
 	r->udp_fd = -1;
@@ -700,7 +696,7 @@ queue_rest_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip
 void
 conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
 {
-	struct iovec v[4];
+	struct iovec v[REPLY_MAX_IOV];
 	size_t len = 0, total, sent = 0;
 	uint32_t mark;
 
@@ -709,11 +705,9 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
 		len += iov[i].iov_len;
 	mark = htonl(RM_LAST_FRAG | (uint32_t)len);
 	memcpy(msg - REPLY_HEADROOM, &mark, 4);
+	memcpy(v, iov, (size_t)niov * sizeof(*v));
 	v[0].iov_base = msg - REPLY_HEADROOM;
-	v[0].iov_len = iov[0].iov_len + REPLY_HEADROOM;
-	for (int i = 1; i < niov && i < 4; i++)
-		v[i] = iov[i];
-	niov = niov < 4 ? niov : 4;
+	v[0].iov_len += REPLY_HEADROOM;
 	total = len + REPLY_HEADROOM;
 	pthread_mutex_lock(&c->lock);
 	if (c->closed) {

@@ -15,11 +15,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <netdb.h>
-#include <netinet/tcp.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +25,9 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
-#include "recmark.h"
 #include "tcpconn.h"
 #include "transport.h"
 #include "workq.h"
@@ -249,7 +244,7 @@ transport_bound(const struct bound_socket **out)
 
 /* ---- requests ---- */
 
-static struct rpc_req *
+struct rpc_req *
 req_new(uint8_t *buf, size_t len)
 {
 	struct rpc_req *r = calloc(1, sizeof(*r));
