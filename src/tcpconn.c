@@ -10,8 +10,8 @@
  * owner looks once more before it lets go, so no input is missed and two
  * threads never read one stream.
  *
- * Workers write replies under the connection's lock, straight into the
- * socket; what it does not take waits in out_head and the owner flushes it
+ * Workers write replies straight into the socket, one thread at a time
+ * (see "writing"); what it does not take waits in out_head and is written
  * on EPOLLOUT.  Limits per connection (CONN_MAX_INFLIGHT calls running,
  * CONN_MAX_OUTBYTES unsent) pause input; the request or flush that brings
  * the connection back within them resumes it (conn_resume_locked).
@@ -76,6 +76,10 @@ struct conn {
 	int again;		/* an event came meanwhile: the owner looks again */
 	int paused;		/* input stopped at a limit */
 	int closed;
+	int sending;		/* a thread writes to the socket (outside the lock) */
+	int out_kick;		/* EPOLLOUT came while it did: it writes again */
+	unsigned send_waiters;	/* large replies waiting for the sender */
+	pthread_cond_t send_done;
 	int refs;		/* open + requests + an owner at work */
 	unsigned inflight;
 	/*
@@ -150,6 +154,7 @@ slot_take(void)
 		free_slots = c->free_next;
 	} else if (nslots < slots_cap && (c = calloc(1, sizeof(*c))) != NULL) {
 		pthread_mutex_init(&c->lock, NULL);
+		pthread_cond_init(&c->send_done, NULL);
 		c->slot = nslots;
 		slots[nslots++] = c;
 	}
@@ -446,6 +451,7 @@ conn_open(int fd, uint16_t port, const struct sockaddr_storage *peer, socklen_t 
 	memcpy(&c->peer, peer, plen);
 	c->peerlen = plen;
 	c->owned = c->again = c->paused = c->closed = 0;
+	c->sending = c->out_kick = 0;
 	c->refs = 1;
 	c->inflight = 0;
 	c->overloaded = 0;
@@ -617,49 +623,21 @@ conn_read(struct conn *c)
 
 /* ---- writing ---- */
 
-/* With c->lock held: writes queued output; -1 if the connection broke. */
+/*
+ * One thread at a time writes to a connection's socket (sending), and it
+ * does so outside the lock: a loopback sendmsg runs the peer's receive
+ * path too, and replies finishing meanwhile on other threads used to wait
+ * for the lock and be woken one by one.  They now leave a copy on the
+ * output queue and go on; the sender writes the queue after its own
+ * reply, many replies in one sendmsg.  The fast path (nobody sending,
+ * nothing queued) still writes straight from the caller's buffers.
+ */
+#define FLUSH_IOV 64
+#define COPY_MAX 16384		/* larger replies wait for the sender instead */
+
+/* Queues what the socket did not take of a record, skip bytes into it, at the tail or the head; 0 or -1. */
 static int
-conn_flush_locked(struct conn *c)
-{
-	while (c->out_head) {
-		struct outchunk *o = c->out_head;
-		ssize_t n = send(c->fd, o->data + o->off, o->len - o->off, MSG_NOSIGNAL | MSG_DONTWAIT);
-
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				return 0;
-			return -1;
-		}
-		o->off += (size_t)n;
-		c->out_bytes -= (size_t)n;
-		if (o->off == o->len) {
-			c->out_head = o->next;
-			if (c->out_head == NULL)
-				c->out_tail = NULL;
-			free(o);
-		}
-	}
-	return 0;
-}
-
-static int
-conn_writable(struct conn *c)
-{
-	struct rpc_req *start = NULL;
-	int broken;
-
-	pthread_mutex_lock(&c->lock);
-	broken = conn_flush_locked(c) < 0;
-	if (!broken)
-		start = conn_resume_locked(c);	/* output drained below the limit */
-	pthread_mutex_unlock(&c->lock);
-	held_start(c, start);
-	return broken ? -1 : 0;
-}
-
-/* Queues what the socket did not take of the record, skip bytes into it; 0 or -1. */
-static int
-queue_rest_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip)
+queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip, int at_head)
 {
 	size_t total = 0, at = 0;
 	struct outchunk *o;
@@ -681,24 +659,124 @@ queue_rest_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip
 		memcpy(o->data + at, (const uint8_t *)iov[i].iov_base + from, n - from);
 		at += n - from;
 	}
-	o->next = NULL;
 	o->len = at;
 	o->off = 0;
-	if (c->out_tail)
-		c->out_tail->next = o;
-	else
+	if (at_head) {
+		o->next = c->out_head;
 		c->out_head = o;
-	c->out_tail = o;
+		if (c->out_tail == NULL)
+			c->out_tail = o;
+	} else {
+		o->next = NULL;
+		if (c->out_tail)
+			c->out_tail->next = o;
+		else
+			c->out_head = o;
+		c->out_tail = o;
+	}
 	c->out_bytes += o->len;
 	return 0;
+}
+
+/* With c->lock held: n bytes of the queue's head went out. */
+static void
+queue_consume_locked(struct conn *c, size_t n)
+{
+	c->out_bytes -= n;
+	while (n > 0) {
+		struct outchunk *o = c->out_head;
+		size_t left = o->len - o->off;
+
+		if (n < left) {
+			o->off += n;
+			return;
+		}
+		n -= left;
+		c->out_head = o->next;
+		if (c->out_head == NULL)
+			c->out_tail = NULL;
+		free(o);
+	}
+}
+
+/*
+ * With c->lock held by the sender: writes the queue until it is empty or
+ * the socket is full, unlocking around each sendmsg (only the sender
+ * removes chunks, so the ones named in v stay).  -1 if the connection broke.
+ */
+static int
+conn_drain_locked(struct conn *c)
+{
+	while (c->out_head) {
+		struct iovec v[FLUSH_IOV];
+		struct msghdr mh = { .msg_iov = v };
+		struct outchunk *o = c->out_head;
+		ssize_t n;
+
+		for (; o && mh.msg_iovlen < FLUSH_IOV; o = o->next) {
+			v[mh.msg_iovlen].iov_base = o->data + o->off;
+			v[mh.msg_iovlen++].iov_len = o->len - o->off;
+		}
+		c->out_kick = 0;
+		pthread_mutex_unlock(&c->lock);
+		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		pthread_mutex_lock(&c->lock);
+		if (n < 0) {
+			if (errno == EINTR || (errno == EAGAIN && c->out_kick))
+				continue;	/* room came while we were writing */
+			return errno == EAGAIN ? 0 : -1;	/* EAGAIN: EPOLLOUT comes when it drains */
+		}
+		queue_consume_locked(c, (size_t)n);
+	}
+	return 0;
+}
+
+/*
+ * With c->lock held by the sender: after a drain, the output may be back
+ * within its limit; returns held requests that may start (see held_start).
+ */
+static struct rpc_req *
+conn_send_done_locked(struct conn *c, int broken)
+{
+	c->sending = 0;
+	if (c->send_waiters)
+		pthread_cond_broadcast(&c->send_done);	/* one may queue and not send */
+	if (broken) {
+		shutdown(c->fd, SHUT_RDWR);	/* the hang-up reaches an owner, who closes */
+		return NULL;
+	}
+	return conn_resume_locked(c);
+}
+
+static int
+conn_writable(struct conn *c)
+{
+	struct rpc_req *start = NULL;
+	int broken = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->sending) {
+		c->out_kick = 1;	/* the sender writes again */
+	} else {
+		c->sending = 1;
+		broken = conn_drain_locked(c) < 0;
+		start = conn_send_done_locked(c, broken);
+	}
+	pthread_mutex_unlock(&c->lock);
+	held_start(c, start);
+	return broken ? -1 : 0;
 }
 
 void
 conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
 {
 	struct iovec v[REPLY_MAX_IOV];
-	size_t len = 0, total, sent = 0;
+	struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)niov };
+	struct rpc_req *start;
+	size_t len = 0, sent;
 	uint32_t mark;
+	ssize_t n;
+	int broken, full = 0;
 
 	/* The record mark goes into the headroom in front of the first piece. */
 	for (int i = 0; i < niov; i++)
@@ -708,31 +786,42 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
 	memcpy(v, iov, (size_t)niov * sizeof(*v));
 	v[0].iov_base = msg - REPLY_HEADROOM;
 	v[0].iov_len += REPLY_HEADROOM;
-	total = len + REPLY_HEADROOM;
 	pthread_mutex_lock(&c->lock);
+	/* A large reply (READ data) waits for its turn rather than be copied. */
+	while (c->sending && len > COPY_MAX && !c->closed) {
+		c->send_waiters++;
+		pthread_cond_wait(&c->send_done, &c->lock);
+		c->send_waiters--;
+	}
 	if (c->closed) {
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
-	if (c->out_head == NULL) {
-		/* Fast path: most replies go straight into the socket buffer. */
-		struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)niov };
-		ssize_t n;
-
-		do
-			n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-		while (n < 0 && errno == EINTR);
-		if (n < 0 && errno != EAGAIN) {
-			/* The hang-up reaches the owner, who closes. */
-			pthread_mutex_unlock(&c->lock);
-			return;
-		}
-		sent = n > 0 ? (size_t)n : 0;
+	if (c->sending || c->out_head) {
+		/* The sender, or the EPOLLOUT edge, writes it after what is queued. */
+		if (queue_record_locked(c, v, niov, 0, 0) < 0)
+			shutdown(c->fd, SHUT_RDWR);
+		pthread_mutex_unlock(&c->lock);
+		return;
 	}
-	/* The socket is full: its EPOLLOUT edge comes when it drains. */
-	if (sent < total && queue_rest_locked(c, v, niov, sent) < 0)
-		shutdown(c->fd, SHUT_RDWR);	/* a partial record cannot be taken back */
+	c->sending = 1;
 	pthread_mutex_unlock(&c->lock);
+	do
+		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	while (n < 0 && errno == EINTR);
+	broken = n < 0 && errno != EAGAIN;
+	sent = n > 0 ? (size_t)n : 0;
+	pthread_mutex_lock(&c->lock);
+	if (!broken && sent < len + REPLY_HEADROOM) {
+		/* The rest goes first: others queued theirs behind it meanwhile. */
+		broken = queue_record_locked(c, v, niov, sent, 1) < 0;	/* a partial record cannot be taken back */
+		full = 1;
+	}
+	if (!broken && c->out_head && (!full || c->out_kick))
+		broken = conn_drain_locked(c) < 0;
+	start = conn_send_done_locked(c, broken);
+	pthread_mutex_unlock(&c->lock);
+	held_start(c, start);
 }
 
 /* ---- events ---- */
