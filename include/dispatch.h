@@ -90,5 +90,14 @@ struct creds_state;
 struct creds_state *call_creds(struct rpc_call *call);
 /* The worker's scratch buffer for bulk data (READ), at least n bytes. */
 void *call_databuf(struct rpc_call *call, size_t n);
+/*
+ * READ data may skip the buffer: the write end of a pipe that holds count
+ * bytes, when the reply can take its data from there (TCP, sent at once),
+ * else -1.  Whoever splices n bytes into it says so with call_read_spliced
+ * and encodes call_databuf's start as the data: the reply then sends the
+ * pipe's bytes, never the buffer's.
+ */
+int call_read_pipe(struct rpc_call *call, size_t count);
+void call_read_spliced(struct rpc_call *call, size_t n);
 
 #endif

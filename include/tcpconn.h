@@ -37,9 +37,12 @@ struct iovec;
 /*
  * iov: the reply in at most REPLY_MAX_IOV pieces (header, READ data, tail),
  * the first at msg, with REPLY_HEADROOM in front of it for the record mark.
+ * data_pipe: -1, or the pipe that holds the second piece's bytes (then
+ * niov is 3 and iov[1] gives only their number).  Returns 0, or -1 when
+ * bytes may be left in data_pipe.
  */
 #define REPLY_MAX_IOV 3
-void conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov);
+int conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int data_pipe);
 void conn_shut(struct conn *c);
 void conn_request_done(struct conn *c);
 int conn_local_fd(const struct conn *c);

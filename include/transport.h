@@ -94,13 +94,17 @@ void transport_reply(struct rpc_req *req, uint8_t *msg, size_t len);
 /*
  * A reply whose bulk (READ data) was not copied into msg: the len bytes at
  * msg have a hole of gap->len bytes at gap->off, which go out from
- * gap->data instead (one copy less per READ).
+ * gap->data instead (one copy less per READ), or, when gap->pipe is not
+ * -1, are waiting in that pipe (TCP only: spliced, no copy at all).
+ * Returns 0 when the pipe's bytes were all taken, -1 when some may be
+ * left in it (the caller discards the pipe).
  */
 struct reply_gap {
 	size_t off, len;
 	const uint8_t *data;
+	int pipe;
 };
-void transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len,
+int transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len,
     const struct reply_gap *gap);
 /* req cannot be answered: its TCP connection is closed (UDP: nothing). */
 void transport_drop(struct rpc_req *req);

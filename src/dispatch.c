@@ -11,12 +11,15 @@
 #include "drc.h"
 #include "exports.h"
 #include "log.h"
+#include "readpipe.h"
 #include "transport.h"
 
 #define MAX_PROGRAMS 8
 #define ARGS_MAX 512		/* largest rpcgen argument struct, checked at registration */
 #define REPLY_BUF_LEN (TCP_MAX_PAYLOAD + 65536)
 #define ARENA_CHUNK (256u << 10)
+
+#define GAP_MIN 4096		/* smaller READ data is copied into the reply */
 
 struct arena_chunk {
 	struct arena_chunk *next;
@@ -32,6 +35,7 @@ struct worker {
 	struct creds_state creds;
 	int hold_reply;		/* encode but do not send: the caller sends */
 	struct reply_gap gap;	/* READ data left out of the reply (gap_putbytes) */
+	struct readpipe pipe;	/* READ data spliced from the file, for the gap */
 };
 
 static const struct rpc_program *programs[MAX_PROGRAMS];
@@ -64,6 +68,7 @@ worker_new(void)
 	if (w == NULL || (w->reply = malloc(REPLY_HEADROOM + REPLY_BUF_LEN)) == NULL)
 		fatal("worker buffers");
 	creds_init(&w->creds);
+	readpipe_init(&w->pipe);
 	return w;
 }
 
@@ -75,6 +80,7 @@ worker_free(struct worker *w)
 		w->arena = c->next;
 		free(c);
 	}
+	readpipe_discard(&w->pipe);
 	free(w->databuf);
 	free(w->reply);
 	free(w);
@@ -123,6 +129,24 @@ call_databuf(struct rpc_call *call, size_t n)
 	return w->databuf;
 }
 
+int
+call_read_pipe(struct rpc_call *call, size_t count)
+{
+	struct worker *w = call->w;
+	const struct rpc_req *req = call->req;
+
+	/* Only a reply that goes out now, over TCP, can take data from a pipe. */
+	if (req->proto != IPPROTO_TCP || req->conn == NULL || w->hold_reply || count < GAP_MIN)
+		return -1;
+	return readpipe_for(&w->pipe, count);
+}
+
+void
+call_read_spliced(struct rpc_call *call, size_t n)
+{
+	call->w->pipe.held = n;
+}
+
 static void
 arena_reset(struct worker *w)
 {
@@ -152,8 +176,6 @@ arena_reset(struct worker *w)
  * buffer (transport_reply_gap).  A 1 MiB READ so costs one copy less.
  * The DRC, which keeps whole replies, gets the hole filled (gap_fill).
  */
-#define GAP_MIN 4096
-
 static struct xdr_ops gap_ops;
 static const struct xdr_ops *gap_mem_ops;	/* xdrmem's, which gap_ops copies */
 static pthread_once_t gap_once = PTHREAD_ONCE_INIT;
@@ -165,6 +187,16 @@ gap_putbytes(XDR *x, const char *addr, u_int len)
 	const uint8_t *p = (const uint8_t *)addr;
 	u_int pos = xdr_getpos(x);
 
+	if (w->gap.len == 0 && w->pipe.held && p == w->databuf && len == w->pipe.held) {
+		/* The data is in the pipe; the buffer was never written. */
+		if (!xdr_setpos(x, pos + len))
+			return FALSE;
+		w->gap.off = pos;
+		w->gap.len = len;
+		w->gap.data = NULL;
+		w->gap.pipe = w->pipe.rd;
+		return TRUE;
+	}
 	if (w->gap.len == 0 && len >= GAP_MIN && w->databuf != NULL && p >= w->databuf &&
 	    p + len <= w->databuf + w->databuf_len) {
 		if (!xdr_setpos(x, pos + len))
@@ -172,6 +204,7 @@ gap_putbytes(XDR *x, const char *addr, u_int len)
 		w->gap.off = pos;
 		w->gap.len = len;
 		w->gap.data = p;
+		w->gap.pipe = -1;
 		return TRUE;
 	}
 	return gap_mem_ops->x_putbytes(x, addr, len);
@@ -205,7 +238,7 @@ gap_xdr_create(struct worker *w, XDR *x, uint8_t *msg)
 static void
 gap_fill(struct worker *w, uint8_t *msg)
 {
-	if (w->gap.len) {
+	if (w->gap.len && w->gap.data) {
 		memcpy(msg + w->gap.off, w->gap.data, w->gap.len);
 		w->gap.len = 0;
 	}
@@ -235,10 +268,12 @@ send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
 	xdr_destroy(&x);
 	if (w->hold_reply)
 		gap_fill(w, msg);	/* the caller keeps or sends it whole */
-	else if (w->gap.len)
-		transport_reply_gap(req, msg, len, &w->gap);
-	else
+	else if (w->gap.len && transport_reply_gap(req, msg, len, &w->gap) == 0 && w->gap.pipe >= 0)
+		w->pipe.held = 0;	/* all of it went out */
+	else if (w->gap.len == 0)
 		transport_reply(req, msg, len);
+	if (w->pipe.held)
+		readpipe_discard(&w->pipe);	/* the reply failed, or did not use it */
 	return len;
 }
 
@@ -572,5 +607,7 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 out:
 	xdr_destroy(&x);
 	arena_reset(w);
+	if (w->pipe.held)
+		readpipe_discard(&w->pipe);	/* data spliced for a reply never sent */
 	req_free(req);
 }

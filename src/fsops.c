@@ -222,6 +222,36 @@ fs_may(struct fs_ctx *ctx, int mode)
 	return syscall(SYS_faccessat2, ctx->ent->fd, "", mode, AT_EMPTY_PATH | AT_EACCESS) == 0;
 }
 
+/*
+ * READ without a copy (see readpipe.c): the file's pages go into the
+ * call's pipe, and the reply's data is what is in it.  Returns 0 or an
+ * errno with *got set, or -1 when the data must be read into the buffer
+ * (no pipe for this reply, or a file system that cannot splice).
+ */
+static int
+read_spliced(struct fs_ctx *ctx, int fd, uint64_t off, size_t count, size_t *got)
+{
+	int pipe = call_read_pipe(ctx->call, count);
+	loff_t at = (loff_t)off;
+
+	if (pipe < 0)
+		return -1;
+	*got = 0;
+	while (*got < count) {
+		ssize_t r = splice(fd, &at, pipe, NULL, count - *got, SPLICE_F_NONBLOCK);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && *got == 0)	/* EINVAL: no splice here; EAGAIN: pipe full */
+			return errno == EINVAL || errno == EAGAIN ? -1 : errno;
+		if (r <= 0)
+			break;		/* EOF, or the pipe is full: a short read is an answer */
+		*got += (size_t)r;
+	}
+	call_read_spliced(ctx->call, *got);
+	return 0;
+}
+
 int
 fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof)
 {
@@ -242,6 +272,11 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 		return errno;
 	if (off > (uint64_t)INT64_MAX)
 		return EINVAL;
+	if ((err = read_spliced(ctx, fd, off, count, &got)) >= 0) {
+		*n = got;
+		*eof = off + got >= (uint64_t)st.st_size;
+		return err;
+	}
 	while (got < count) {
 		ssize_t r = pread(fd, (char *)buf + got, count - got, (off_t)(off + got));
 

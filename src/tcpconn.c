@@ -28,6 +28,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -635,9 +636,31 @@ conn_read(struct conn *c)
 #define FLUSH_IOV 64
 #define COPY_MAX 16384		/* larger replies wait for the sender instead */
 
-/* Queues what the socket did not take of a record, skip bytes into it, at the tail or the head; 0 or -1. */
+/* Reads exactly n bytes from a pipe that holds them; 0 or -1. */
 static int
-queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip, int at_head)
+pipe_take(int pipe, uint8_t *to, size_t n)
+{
+	while (n > 0) {
+		ssize_t r = read(pipe, to, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		to += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * Queues what the socket did not take of a record, skip bytes into it, at
+ * the tail or the head; 0 or -1.  With data_pipe, the unsent bytes of
+ * iov[1] are read from it.
+ */
+static int
+queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip, int at_head,
+    int data_pipe)
 {
 	size_t total = 0, at = 0;
 	struct outchunk *o;
@@ -656,7 +679,14 @@ queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t sk
 		}
 		from = skip;
 		skip = 0;
-		memcpy(o->data + at, (const uint8_t *)iov[i].iov_base + from, n - from);
+		if (i == 1 && data_pipe >= 0) {
+			if (pipe_take(data_pipe, o->data + at, n - from) < 0) {
+				free(o);
+				return -1;
+			}
+		} else {
+			memcpy(o->data + at, (const uint8_t *)iov[i].iov_base + from, n - from);
+		}
 		at += n - from;
 	}
 	o->len = at;
@@ -767,8 +797,45 @@ conn_writable(struct conn *c)
 	return broken ? -1 : 0;
 }
 
-void
-conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
+/*
+ * Writes a reply whose data waits in a pipe: the header with MSG_MORE,
+ * the data spliced from the pipe (the file's pages, never copied), the
+ * tail.  Returns the bytes written (less than all when the socket is
+ * full), or -1 if the connection broke.
+ */
+static ssize_t
+send_spliced(int fd, const struct iovec *v, int data_pipe)
+{
+	size_t sent = 0;
+
+	for (int i = 0; i < 3; i++) {
+		size_t left = v[i].iov_len;
+		int more = i < 2 && (i == 0 || v[2].iov_len > 0);
+
+		while (left > 0) {
+			ssize_t n;
+
+			if (i == 1)
+				n = splice(data_pipe, NULL, fd, NULL, left,
+				    SPLICE_F_NONBLOCK | (more ? SPLICE_F_MORE : 0));
+			else
+				n = send(fd, (const uint8_t *)v[i].iov_base + (v[i].iov_len - left), left,
+				    MSG_NOSIGNAL | MSG_DONTWAIT | (more ? MSG_MORE : 0));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				return (ssize_t)sent;
+			if (n <= 0)
+				return -1;
+			left -= (size_t)n;
+			sent += (size_t)n;
+		}
+	}
+	return (ssize_t)sent;
+}
+
+int
+conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int data_pipe)
 {
 	struct iovec v[REPLY_MAX_IOV];
 	struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)niov };
@@ -788,33 +855,40 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
 	v[0].iov_len += REPLY_HEADROOM;
 	pthread_mutex_lock(&c->lock);
 	/* A large reply (READ data) waits for its turn rather than be copied. */
-	while (c->sending && len > COPY_MAX && !c->closed) {
+	while (c->sending && (len > COPY_MAX || data_pipe >= 0) && !c->closed) {
 		c->send_waiters++;
 		pthread_cond_wait(&c->send_done, &c->lock);
 		c->send_waiters--;
 	}
 	if (c->closed) {
 		pthread_mutex_unlock(&c->lock);
-		return;
+		return data_pipe >= 0 ? -1 : 0;
 	}
 	if (c->sending || c->out_head) {
 		/* The sender, or the EPOLLOUT edge, writes it after what is queued. */
-		if (queue_record_locked(c, v, niov, 0, 0) < 0)
+		broken = queue_record_locked(c, v, niov, 0, 0, data_pipe) < 0;
+		if (broken)
 			shutdown(c->fd, SHUT_RDWR);
 		pthread_mutex_unlock(&c->lock);
-		return;
+		return broken ? -1 : 0;
 	}
 	c->sending = 1;
 	pthread_mutex_unlock(&c->lock);
-	do
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-	while (n < 0 && errno == EINTR);
-	broken = n < 0 && errno != EAGAIN;
+	if (data_pipe >= 0) {
+		n = send_spliced(c->fd, v, data_pipe);
+	} else {
+		do
+			n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+		while (n < 0 && errno == EINTR);
+		if (n < 0 && errno == EAGAIN)
+			n = 0;
+	}
+	broken = n < 0;
 	sent = n > 0 ? (size_t)n : 0;
 	pthread_mutex_lock(&c->lock);
 	if (!broken && sent < len + REPLY_HEADROOM) {
 		/* The rest goes first: others queued theirs behind it meanwhile. */
-		broken = queue_record_locked(c, v, niov, sent, 1) < 0;	/* a partial record cannot be taken back */
+		broken = queue_record_locked(c, v, niov, sent, 1, data_pipe) < 0;	/* a partial record cannot be taken back */
 		full = 1;
 	}
 	if (!broken && c->out_head && (!full || c->out_kick))
@@ -822,6 +896,7 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov)
 	start = conn_send_done_locked(c, broken);
 	pthread_mutex_unlock(&c->lock);
 	held_start(c, start);
+	return broken && data_pipe >= 0 ? -1 : 0;
 }
 
 /* ---- events ---- */

@@ -441,10 +441,10 @@ transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 	if (req->proto == IPPROTO_UDP)
 		udp_reply(req, &iov, 1);
 	else
-		conn_reply(req->conn, msg, &iov, 1);
+		conn_reply(req->conn, msg, &iov, 1, -1);
 }
 
-void
+int
 transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len, const struct reply_gap *gap)
 {
 	size_t tail = gap->off + gap->len;
@@ -454,10 +454,11 @@ transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len, const struct 
 		{ msg + tail, len - tail },
 	};
 
-	if (req->proto == IPPROTO_UDP)
+	if (req->proto == IPPROTO_UDP) {
 		udp_reply(req, iov, 3);
-	else
-		conn_reply(req->conn, msg, iov, 3);
+		return gap->pipe < 0 ? 0 : -1;	/* never spliced for UDP */
+	}
+	return conn_reply(req->conn, msg, iov, 3, gap->pipe);
 }
 
 void

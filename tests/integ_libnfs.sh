@@ -191,6 +191,21 @@ fh=$(fh_of tcp "$ROOT_tcp" f4097)
 run_expect "READ of the last byte has eof=1" '^count=1 eof=1 ' nfs_probe tcp read-hex "$fh" 4096 100
 run_expect "READ past the end is empty with eof=1" '^count=0 eof=1 ' nfs_probe udp read-hex "$(fh_of udp "$ROOT_udp" f4097)" 5000 100
 run_expect "READ of f0 is empty with eof=1" '^count=0 eof=1 ' nfs_probe tcp read-hex "$(fh_of tcp "$ROOT_tcp" f0)" 0 10
+# READ data over TCP is spliced from the page cache (readpipe.c): reads
+# that start inside a page, that a pipe of 1 MiB cannot hold whole, and
+# that end at the file's end must bring exactly the file's bytes.
+want=$(od -An -v -tx1 -j 1 "$EXPORT/f4097" | tr -d ' \n')
+run_expect "READ over TCP from inside a page to the end" "^count=4096 eof=1 data=$want\$" \
+	nfs_probe tcp read-hex "$fh" 1 8192
+fh=$(fh_of tcp "$ROOT_tcp" f64m)
+for chunk in 1048575 1048576 5000; do
+	rm -f "$T/out"
+	if run_expect "READ f64m over TCP in $chunk-byte reads" '^status=0 bytes=' \
+		nfs_probe tcp -t 60 -c $chunk read-file "$fh" "$T/out"; then
+		[ "$(sha "$T/out")" = "$(sha "$EXPORT/f64m")" ] && ok "READ f64m in $chunk-byte reads: sha256" ||
+			not_ok "READ f64m in $chunk-byte reads: sha256 $(sha "$T/out")" "$OUT"
+	fi
+done
 
 # nested files through nfs-cat need a MNT of the subdirectory (libnfs
 # mounts the URL's directory part): informational only

@@ -591,13 +591,16 @@ transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 }
 
 /* As the real transport sends it: the hole's bytes from gap->data. */
-void
+int
 transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len, const struct reply_gap *gap)
 {
 	if (gap->off + gap->len > len)
 		die("a reply's hole lies beyond its end");
+	if (gap->pipe >= 0 || gap->data == NULL)
+		die("READ data spliced for a reply with no TCP connection");
 	memcpy(msg + gap->off, gap->data, gap->len);
 	transport_reply(req, msg, len);
+	return 0;
 }
 
 /*
