@@ -78,6 +78,8 @@ size_t transport_bound(const struct bound_socket **out);
  * Returns the number of kicks it took in (0 for any other event).
  */
 unsigned transport_wait(void);
+/* The same without waiting: handles one event if one is ready. */
+unsigned transport_poll(void);
 /* Wakes one thread waiting in transport_wait (work was queued for it). */
 void transport_kick(void);
 /* At shutdown: every thread in transport_wait returns, and any that calls it later. */

@@ -471,12 +471,12 @@ transport_drop(struct rpc_req *req)
 
 /* ---- waiting ---- */
 
-unsigned
-transport_wait(void)
+static unsigned
+transport_event(int timeout)
 {
 	struct epoll_event ev;
 	uint64_t kicks = 0;
-	int n = epoll_wait(epfd, &ev, 1, -1);
+	int n = epoll_wait(epfd, &ev, 1, timeout);
 
 	if (n <= 0)
 		return 0;
@@ -501,6 +501,18 @@ transport_wait(void)
 			conns_accept(l->fd, l->port, ev.data.u64);
 	}
 	return 0;
+}
+
+unsigned
+transport_wait(void)
+{
+	return transport_event(-1);
+}
+
+unsigned
+transport_poll(void)
+{
+	return transport_event(0);
 }
 
 void

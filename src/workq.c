@@ -29,6 +29,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 #include "sockaddr.h"
@@ -237,6 +238,46 @@ wake_one_locked(void)
 	return 0;
 }
 
+/*
+ * Input is read by threads with nothing to run.  When every thread is
+ * busy and the queue never empties (a client keeping thousands of calls
+ * in flight), nobody would read the sockets until it did, and a call from
+ * anyone else would wait behind the whole queue unread, where fairness
+ * cannot see it.  So a busy thread looks at the sockets without waiting
+ * when nobody has for POLL_GAP_NS; one at a time.
+ */
+#define POLL_GAP_NS 250000
+
+static uint64_t last_poll_ns;	/* when a thread last came back from the sockets */
+static int polling;
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+note_poll(void)
+{
+	__atomic_store_n(&last_poll_ns, mono_ns(), __ATOMIC_RELAXED);
+}
+
+/* With q_lock held: is it a busy thread's turn to look at the sockets? (claims it) */
+static int
+poll_due_locked(void)
+{
+	if (q_idle > 0 || polling || q_stopping)
+		return 0;	/* a waiting thread gets the events itself */
+	if (mono_ns() - __atomic_load_n(&last_poll_ns, __ATOMIC_RELAXED) < POLL_GAP_NS)
+		return 0;
+	polling = 1;
+	return 1;
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -249,6 +290,17 @@ worker_main(void *arg)
 		int bulk = 0, wake;
 		unsigned kicks;
 
+		if (q_len > 0 && poll_due_locked()) {
+			pthread_mutex_unlock(&q_lock);
+			tl_credit = 1;		/* it takes from the queue right after */
+			tl_pushed = 0;
+			kicks = transport_poll();
+			note_poll();
+			tl_credit = 0;
+			pthread_mutex_lock(&q_lock);
+			polling = 0;
+			q_kicked -= kicks < q_kicked ? kicks : q_kicked;
+		}
 		if ((req = take_locked(&bulk)) != NULL) {
 			/* More queued than this thread takes: pass the wake-up on. */
 			wake = wake_one_locked();
@@ -278,6 +330,7 @@ worker_main(void *arg)
 		tl_credit = 1;
 		tl_pushed = 0;
 		kicks = transport_wait();
+		note_poll();
 		tl_credit = 0;
 		pthread_mutex_lock(&q_lock);
 		q_idle--;
