@@ -46,6 +46,13 @@ typedef void (*rpc_handler)(struct rpc_call *call, void *args, void *res);
  * reply): the work queue keeps workers free for the other calls (workq.c).
  */
 #define PROC_BULK	0x4
+/*
+ * The result starts with a status (NFS, MOUNT's MNT), or has one right
+ * after a cookie (NLM): dispatch.c reads it from the encoded reply and
+ * statistics count results by status, so no procedure has to.
+ */
+#define PROC_STATUS		0x8
+#define PROC_STATUS_COOKIE	0x10
 
 struct rpc_proc {
 	const char *name;

@@ -99,6 +99,8 @@ void icache_stop_sweeper(void);
 unsigned icache_wb_failures(void);
 /* Drops entries whose objects were deleted behind our back; closes idle data fds. */
 void icache_sweep(void);
+/* Entries in the cache now (statistics). */
+unsigned icache_entries(void);
 
 /*
  * Attributes and handle (no cache entry) of name under dirfd, "" for dirfd

@@ -29,6 +29,8 @@ void conn_event(uint64_t data, uint32_t events);
 void conns_tick(void);
 /* Single-threaded, at exit: closes every connection. */
 void conns_close_all(void);
+/* Connections open now (statistics). */
+unsigned conns_open_count(void);
 
 /* A request for the call in buf (taken over), or NULL (transport.c). */
 struct rpc_req *req_new(uint8_t *buf, size_t len);

@@ -39,6 +39,7 @@ struct rpc_req {
 	int pktinfo_family;		/* 0 when none */
 	uint8_t *buf;			/* the call message (owned) */
 	size_t len;
+	uint64_t queued_us;		/* when it entered the work queue (statistics) */
 };
 
 /*

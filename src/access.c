@@ -20,6 +20,7 @@
 #include "exports.h"
 #include "icache.h"
 #include "log.h"
+#include "stats.h"
 #include "submounts.h"
 #include "transport.h"
 
@@ -52,22 +53,29 @@ fs_export_access(struct rpc_call *call, const struct export *exp,
 	static unsigned last_log;
 	const struct export_client *c = export_match(exp, (const struct sockaddr *)&call->req->peer);
 
-	if (c == NULL)
+	if (c == NULL) {
+		STAT_INC(ST_REJ_ACCESS);
 		return EACCES;
+	}
 	if ((c->opts.flags & EXP_SECURE) && req_peer_port(call->req) >= IPPORT_RESERVED) {
 		char peer[64];
 
+		STAT_INC(ST_REJ_SECURE_PORT);
 		req_peer_str(call->req, peer, sizeof(peer));
 		log_ratelimited(&last_log, "%s: request from unprivileged port %u refused (export %s is 'secure')",
 		    peer, req_peer_port(call->req), exp->path);
 		return EACCES;
 	}
 	/* mountpoint: while nothing is mounted there, the export is not served. */
-	if ((c->opts.flags & EXP_MOUNTPOINT) && !is_mountpoint(exp, c->opts.mountpoint))
+	if ((c->opts.flags & EXP_MOUNTPOINT) && !is_mountpoint(exp, c->opts.mountpoint)) {
+		STAT_INC(ST_REJ_ACCESS);
 		return EACCES;
+	}
 	/* A submount is served only to clients whose entry says crossmnt. */
-	if (exp->parent && !(c->opts.flags & EXP_CROSSMNT))
+	if (exp->parent && !(c->opts.flags & EXP_CROSSMNT)) {
+		STAT_INC(ST_REJ_ACCESS);
 		return EACCES;
+	}
 	*client = c;
 	return 0;
 }
@@ -84,6 +92,7 @@ fs_begin(struct rpc_call *call, const void *wire, size_t len, struct fs_ctx *ctx
 	ctx->call = call;
 	st = fh_decode(wire, len, &fh);
 	if (st != FH_OK) {
+		STAT_INC(st == FH_BADMAC ? ST_REJ_BADMAC : ST_REJ_BADHANDLE);
 		if (st == FH_BADMAC) {
 			char peer[64];
 			req_peer_str(call->req, peer, sizeof(peer));
@@ -94,15 +103,20 @@ fs_begin(struct rpc_call *call, const void *wire, size_t len, struct fs_ctx *ctx
 	ctx->exp = exports_find_id(call->exports, fh.export_id);
 	if (ctx->exp == NULL)
 		ctx->exp = submount_find_id(call->exports, fh.export_id);
-	if (ctx->exp == NULL)
+	if (ctx->exp == NULL) {
+		STAT_INC(ST_REJ_STALE);
 		return ESTALE;	/* the export was removed */
+	}
 	err = fs_export_access(call, ctx->exp, &ctx->client);
 	if (err)
 		return err;
 	creds_squash(&call->cred, &ctx->client->opts, &ctx->cred);
 	err = icache_get(ctx->exp, &fh, call_creds(call), &ctx->ent);
-	if (err)
+	if (err) {
+		if (err == ESTALE)
+			STAT_INC(ST_REJ_STALE);
 		return err;
+	}
 	if (creds_apply(call_creds(call), &ctx->cred) < 0) {
 		log_warn("cannot switch to uid %u", (unsigned)ctx->cred.uid);
 		return EPERM;

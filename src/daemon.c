@@ -35,6 +35,7 @@
 #include "nlm.h"
 #include "nsm.h"
 #include "rpcreg.h"
+#include "stats.h"
 #include "tasks.h"
 #include "transport.h"
 #include "workq.h"
@@ -412,6 +413,7 @@ daemon_run(const struct daemon_opts *o)
 	start_locking(o, nofile);
 	if (icache_start_sweeper() < 0)
 		startup_failed("cannot start the inode cache sweeper");
+	stats_init(!o->no_nlm, o->threads);
 	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
 	if (!o->no_rpcbind && register_programs(o, err, sizeof(err)) < 0) {

@@ -6,15 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clients.h"
 #include "creds.h"
 #include "dispatch.h"
 #include "drc.h"
 #include "exports.h"
 #include "log.h"
+#include "stats.h"
 #include "readpipe.h"
 #include "transport.h"
 
 #define MAX_PROGRAMS 8
+#define MAX_VERSIONS 4		/* per program */
 #define ARGS_MAX 512		/* largest rpcgen argument struct, checked at registration */
 #define REPLY_BUF_LEN (TCP_MAX_PAYLOAD + 65536)
 #define ARENA_CHUNK (256u << 10)
@@ -36,10 +39,18 @@ struct worker {
 	int hold_reply;		/* encode but do not send: the caller sends */
 	struct reply_gap gap;	/* READ data left out of the reply (gap_putbytes) */
 	struct readpipe pipe;	/* READ data spliced from the file, for the gap */
+	/* The call being served, for statistics (see count_call). */
+	unsigned st_flags;	/* its procedure's PROC_STATUS* flags */
+	size_t st_out;		/* bytes of the reply sent, 0 if none */
+	int st_rpc_error;	/* the reply was not an accepted SUCCESS */
+	int st_has_status;
+	uint32_t st_status;	/* the result's status, when st_has_status */
 };
 
 static const struct rpc_program *programs[MAX_PROGRAMS];
 static unsigned nprograms;
+/* First statistics slot of each program version (stats_register_version), or -1. */
+static int slot_base[MAX_PROGRAMS][MAX_VERSIONS];
 
 void
 dispatch_register(const struct rpc_program *prog)
@@ -50,6 +61,19 @@ dispatch_register(const struct rpc_program *prog)
 		for (unsigned p = 0; p < prog->versions[v].nprocs; p++)
 			if (prog->versions[v].procs[p].args_size > ARGS_MAX)
 				fatalx("%s: argument struct too large", prog->versions[v].procs[p].name);
+	for (unsigned v = 0; v < MAX_VERSIONS; v++) {
+		const struct rpc_version *rv;
+		const char *names[STATS_MAX_PROCS];
+
+		slot_base[nprograms][v] = -1;
+		if (v >= prog->nversions || prog->versions[v].nprocs > STATS_MAX_PROCS)
+			continue;
+		rv = &prog->versions[v];
+		for (unsigned p = 0; p < rv->nprocs; p++)
+			names[p] = rv->procs[p].fn ? rv->procs[p].name : NULL;
+		slot_base[nprograms][v] = stats_register_version(prog->name, prog->prog, rv->vers,
+		    names, rv->nprocs);
+	}
 	programs[nprograms++] = prog;
 }
 
@@ -166,6 +190,48 @@ arena_reset(struct worker *w)
 	}
 }
 
+/* ---- statistics ---- */
+
+static uint32_t
+be32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * What a reply says, read from its encoded form, so that every path that
+ * answers (results, errors, the DRC's copies) is counted alike.  Ours
+ * always carry the null verifier: xid, REPLY, reply status, verifier
+ * flavor and length (0), accept status, then the result (RFC 5531).
+ */
+static void
+note_reply(struct worker *w, const uint8_t *msg, size_t len)
+{
+#ifndef USERNFSD_NO_STATS
+	size_t off = 24;
+
+	w->st_out = len;
+	w->st_rpc_error = len < 24 || be32_at(msg + 8) != MSG_ACCEPTED ||
+	    be32_at(msg + 20) != SUCCESS;
+	if (w->st_rpc_error || !(w->st_flags & (PROC_STATUS | PROC_STATUS_COOKIE)))
+		return;
+	if (w->st_flags & PROC_STATUS_COOKIE) {
+		/* NLM: the status follows the cookie, an opaque of at most 1024 bytes. */
+		uint32_t clen;
+
+		if (len < off + 4 || (clen = be32_at(msg + off)) > 1024)
+			return;
+		off += 4 + ((clen + 3) & ~3u);
+	}
+	if (len < off + 4)
+		return;
+	w->st_status = be32_at(msg + off);
+	w->st_has_status = 1;
+#else
+	(void)w; (void)msg; (void)len;
+#endif
+}
+
 /* ---- replies ---- */
 
 /*
@@ -266,6 +332,7 @@ send_reply(struct worker *w, struct rpc_req *req, struct rpc_msg *reply)
 	}
 	len = xdr_getpos(&x);
 	xdr_destroy(&x);
+	note_reply(w, msg, len);
 	if (w->hold_reply)
 		gap_fill(w, msg);	/* the caller keeps or sends it whole */
 	else if (w->gap.len && transport_reply_gap(req, msg, len, &w->gap) == 0 && w->gap.pipe >= 0)
@@ -433,6 +500,22 @@ find_version(const struct rpc_program *p, uint32_t vers)
 	return NULL;
 }
 
+/* The statistics slot of a procedure of a registered program version, or -1. */
+static int
+program_slot(const struct rpc_program *p, const struct rpc_version *v, uint32_t proc)
+{
+	for (unsigned i = 0; i < nprograms; i++) {
+		size_t vi = (size_t)(v - p->versions);
+
+		if (programs[i] != p)
+			continue;
+		if (vi >= MAX_VERSIONS || slot_base[i][vi] < 0)
+			return -1;
+		return slot_base[i][vi] + (int)proc;
+	}
+	return -1;
+}
+
 int
 dispatch_is_bulk(const struct rpc_req *req)
 {
@@ -466,6 +549,7 @@ run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *ca
 		return reply_accepted(w, req, call->xid, SYSTEM_ERR, NULL, NULL);
 	if (!proc->xdr_args(x, &args)) {
 		xdr_free(proc->xdr_args, (char *)&args);
+		STAT_INC(ST_REJ_GARBAGE_ARGS);
 		return reply_accepted(w, req, call->xid, GARBAGE_ARGS, NULL, NULL);
 	}
 	call->exports = exports_acquire();
@@ -500,12 +584,16 @@ run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
 	switch (drc_begin(&key, msg, REPLY_BUF_LEN, &len)) {
 	case DRC_REPLAY:
 		log_debug("xid %08x: retransmission answered from the cache", call->xid);
+		STAT_INC(ST_DRC_HITS);
+		note_reply(w, msg, len);
 		transport_reply(req, msg, len);
 		return;
 	case DRC_IN_PROGRESS:
 		log_debug("xid %08x: retransmission of a call in progress dropped", call->xid);
+		STAT_INC(ST_DRC_IN_PROGRESS);
 		return;
 	case DRC_NEW:
+		STAT_INC(ST_DRC_MISSES);
 		break;
 	}
 	/*
@@ -524,6 +612,27 @@ run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
 	}
 }
 
+/*
+ * Statistics for one call, in the one place every call passes: its slot
+ * (program, version, procedure; -1 when it named none of ours), what the
+ * reply said (note_reply), sizes, the time it waited in the work queue
+ * and the time it took from here to its reply.
+ */
+static void
+count_call(struct worker *w, const struct rpc_req *req, int slot, uint64_t t0)
+{
+#ifndef USERNFSD_NO_STATS
+	uint64_t t1 = stats_now_us();
+	uint64_t wait = req->queued_us && req->queued_us < t0 ? t0 - req->queued_us : 0;
+
+	stats_call(slot, w->st_rpc_error, w->st_has_status, w->st_status, req->len, w->st_out,
+	    wait, t1 - t0);
+	clients_note_call(&req->peer, req->len, w->st_out);
+#else
+	(void)w; (void)req; (void)slot; (void)t0;
+#endif
+}
+
 void
 dispatch_request(struct worker *w, struct rpc_req *req)
 {
@@ -533,7 +642,17 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	const struct rpc_program *prog;
 	const struct rpc_version *vers;
 	XDR x;
+	int slot = -1, counted = 1;
+#ifndef USERNFSD_NO_STATS
+	uint64_t t0 = stats_now_us();
+#else
+	uint64_t t0 = 0;
+#endif
 
+	w->st_flags = 0;
+	w->st_out = 0;
+	w->st_rpc_error = 0;
+	w->st_has_status = 0;
 	memset(&call, 0, sizeof(call));
 	memset(&msg, 0, sizeof(msg));
 	msg.rm_call.cb_cred.oa_base = credbuf;
@@ -543,10 +662,12 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 		enum auth_stat why;
 
 		if (call_with_other_rpcvers(req, &call.xid)) {
+			STAT_INC(ST_REJ_RPC_VERSION);
 			reply_rpc_mismatch(w, req, call.xid);
 			goto out;
 		}
 		if ((why = bad_auth_in_call(req, &call.xid)) != 0) {
+			STAT_INC(ST_REJ_AUTH);
 			reply_auth_error(w, req, call.xid, why);
 			goto out;
 		}
@@ -556,6 +677,8 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 		 * its client learns at once rather than after its timeout.
 		 */
 		log_debug("dropping undecodable call header (%zu bytes)", req->len);
+		STAT_INC(ST_REJ_UNDECODABLE);
+		counted = 0;	/* no call, no client to count it for */
 		transport_drop(req);
 		goto out;
 	}
@@ -566,38 +689,47 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	call.vers = (uint32_t)msg.rm_call.cb_vers;
 	call.proc = (uint32_t)msg.rm_call.cb_proc;
 	if (msg.rm_call.cb_rpcvers != RPC_MSG_VERSION) {
+		STAT_INC(ST_REJ_RPC_VERSION);
 		reply_rpc_mismatch(w, req, call.xid);
 		goto out;
 	}
 	prog = find_program(call.prog);
 	if (prog == NULL) {
+		STAT_INC(ST_REJ_NO_PROGRAM);
 		reply_accepted(w, req, call.xid, PROG_UNAVAIL, NULL, NULL);
 		goto out;
 	}
 	vers = find_version(prog, call.vers);
 	if (vers == NULL) {
+		STAT_INC(ST_REJ_NO_VERSION);
 		reply_prog_mismatch(w, req, call.xid, prog);
 		goto out;
 	}
 	if (call.proc >= vers->nprocs || vers->procs[call.proc].fn == NULL) {
+		STAT_INC(ST_REJ_NO_PROCEDURE);
 		reply_accepted(w, req, call.xid, PROC_UNAVAIL, NULL, NULL);
 		goto out;
 	}
+	slot = program_slot(prog, vers, call.proc);
+	w->st_flags = vers->procs[call.proc].flags;
 	switch (msg.rm_call.cb_cred.oa_flavor) {
 	case AUTH_NONE:
 		call.cred.flavor = AUTH_NONE;
 		if (vers->procs[call.proc].flags & PROC_AUTH_SYS) {
+			STAT_INC(ST_REJ_AUTH);
 			reply_auth_error(w, req, call.xid, AUTH_TOOWEAK);
 			goto out;
 		}
 		break;
 	case AUTH_SYS:
 		if (decode_auth_sys(&msg.rm_call.cb_cred, &call.cred) < 0) {
+			STAT_INC(ST_REJ_AUTH);
 			reply_auth_error(w, req, call.xid, AUTH_BADCRED);
 			goto out;
 		}
 		break;
 	default:
+		STAT_INC(ST_REJ_AUTH);
 		reply_auth_error(w, req, call.xid, AUTH_BADCRED);
 		goto out;
 	}
@@ -605,6 +737,8 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	    vers->procs[call.proc].name);
 	run_once(w, req, &x, &call, &vers->procs[call.proc]);
 out:
+	if (counted)
+		count_call(w, req, slot, t0);
 	xdr_destroy(&x);
 	arena_reset(w);
 	if (w->pipe.held)

@@ -16,6 +16,7 @@
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
+#include "stats.h"
 #include "submounts.h"
 #include "transport.h"
 
@@ -273,6 +274,7 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 	if (off > (uint64_t)INT64_MAX)
 		return EINVAL;
 	if ((err = read_spliced(ctx, fd, off, count, &got)) >= 0) {
+		STAT_ADD(ST_READ_BYTES, got);
 		*n = got;
 		*eof = off + got >= (uint64_t)st.st_size;
 		return err;
@@ -289,6 +291,7 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 			break;
 		got += (size_t)r;
 	}
+	STAT_ADD(ST_READ_BYTES, got);
 	*n = got;
 	*eof = off + got >= (uint64_t)st.st_size;
 	return 0;

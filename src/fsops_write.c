@@ -20,6 +20,7 @@
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
+#include "stats.h"
 
 static uint8_t boot_verf[FS_VERF_LEN];
 
@@ -234,6 +235,7 @@ fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
 		}
 		done += (size_t)n;
 	}
+	STAT_ADD(ST_WRITE_BYTES, done);
 	*written = done;
 	if (!durable_wanted(ctx)) {
 		/* async: acknowledged as stable without waiting, as exports(5) warns. */

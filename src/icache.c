@@ -22,6 +22,7 @@
 #include "exports.h"
 #include "icache.h"
 #include "log.h"
+#include "stats.h"
 
 #define NBUCKETS 16384		/* power of two */
 #define SEARCH_MAX_ENTRIES 10000000u
@@ -220,6 +221,7 @@ evict_locked(void)
 			lru_unlink(e);
 			hash_unlink(e);
 			nentries--;
+			STAT_INC(ST_IC_EVICTIONS);
 			e->hnext = dead;
 			dead = e;
 		}
@@ -687,11 +689,17 @@ resolve_miss(const struct export *exp, const struct fh *fh, struct creds_state *
 	} else if (fh->kfh_len && !handles_need_search) {
 		fd = open_by_kernel_handle(exp, fh, cs);
 		/* EBADF: this export's root could only be opened O_PATH; search it. */
-		if (fd < 0 && !handles_need_search && errno != EBADF)
+		if (fd < 0 && !handles_need_search && errno != EBADF) {
+			STAT_INC(ST_IC_MISS_FAILED);
 			return -1;	/* ESTALE and friends: the kernel has spoken */
+		}
 	}
-	if (fd < 0)
+	if (fd >= 0) {
+		STAT_INC(ST_IC_MISS_HANDLE);
+	} else {
 		fd = search_export(exp, fh);
+		STAT_INC(fd >= 0 ? ST_IC_MISS_SEARCH : ST_IC_MISS_FAILED);
+	}
 	if (fd < 0)
 		return -1;
 	/* Same file system, same inode, same generation: or it is not our object. */
@@ -726,10 +734,12 @@ icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs
 		lru_unlink(e);
 		lru_push(e);
 		pthread_mutex_unlock(&lock);
+		STAT_INC(ST_IC_HITS);
 		*out = e;
 		return 0;
 	}
 	pthread_mutex_unlock(&lock);
+	STAT_INC(ST_IC_MISSES);
 	fd = resolve_miss(exp, fh, cs, &have);
 	if (fd < 0)
 		return errno == ENOENT ? ESTALE : errno;
@@ -804,10 +814,13 @@ data_fd(struct inode_ent *e, struct creds_state *cs, int *slot, int flags)
 	pthread_mutex_lock(&lock);
 	fd = *slot;
 	pthread_mutex_unlock(&lock);
-	if (fd >= 0)
+	if (fd >= 0) {
+		STAT_INC(ST_FD_HITS);
 		return fd;
+	}
 	if ((fd = creds_reopen_as_daemon(cs, e->fd, flags)) < 0)
 		return -1;
+	STAT_INC(ST_FD_OPENS);
 	pthread_mutex_lock(&lock);
 	if (*slot < 0) {
 		*slot = fd;
@@ -819,12 +832,25 @@ data_fd(struct inode_ent *e, struct creds_state *cs, int *slot, int flags)
 	return fd;
 }
 
+unsigned
+icache_entries(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&lock);
+	n = nentries;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
 int
 icache_read_fd(struct inode_ent *e, struct creds_state *cs)
 {
 	/* A descriptor open for writing reads as well. */
-	if (e->wrfd >= 0)
+	if (e->wrfd >= 0) {
+		STAT_INC(ST_FD_HITS);
 		return e->wrfd;
+	}
 	return data_fd(e, cs, &e->rdfd, O_RDONLY);
 }
 

@@ -115,6 +115,15 @@ remove_mounts(const char *host, const char *path)
 	pthread_mutex_unlock(&mlock);
 }
 
+void
+mountd_foreach(void (*fn)(void *arg, const char *host, const char *path), void *arg)
+{
+	pthread_mutex_lock(&mlock);
+	for (size_t i = 0; i < nmounts; i++)
+		fn(arg, mounts[i].host, mounts[i].path);
+	pthread_mutex_unlock(&mlock);
+}
+
 /* ---- procedures ---- */
 
 static void
@@ -327,10 +336,13 @@ mnt2_pathconf(struct rpc_call *call, void *argp, void *resp)
 
 #define MPROC(name, argx, args, resx, res, fn) \
 	{ name, XDRPROC(argx), args, XDRPROC(resx), res, fn, 0 }
+/* MNT: its result starts with a status, which statistics count. */
+#define MPROC_MNT(name, argx, args, resx, res, fn) \
+	{ name, XDRPROC(argx), args, XDRPROC(resx), res, fn, PROC_STATUS }
 
 static const struct rpc_proc mount3_procs[] = {
 	[MOUNTPROC3_NULL] = MPROC("NULL", xdr_void, 0, xdr_void, 0, mnt_null),
-	[MOUNTPROC3_MNT] = MPROC("MNT", xdr_dirpath, sizeof(dirpath), xdr_mountres3,
+	[MOUNTPROC3_MNT] = MPROC_MNT("MNT", xdr_dirpath, sizeof(dirpath), xdr_mountres3,
 	    sizeof(mountres3), mnt3_mnt),
 	[MOUNTPROC3_DUMP] = MPROC("DUMP", xdr_void, 0, xdr_mountlist, sizeof(mountlist), mnt_dump),
 	[MOUNTPROC3_UMNT] = MPROC("UMNT", xdr_dirpath, sizeof(dirpath), xdr_void, 0, mnt_umnt),
@@ -341,7 +353,7 @@ static const struct rpc_proc mount3_procs[] = {
 /* Versions 1 and 2 share these; EXPORTALL is EXPORT (RFC 1094 A.5.7). */
 #define MOUNT1_PROCS \
 	[MOUNTPROC_NULL] = MPROC("NULL", xdr_void, 0, xdr_void, 0, mnt_null), \
-	[MOUNTPROC_MNT] = MPROC("MNT", xdr_dirpath, sizeof(dirpath), xdr_fhstatus, \
+	[MOUNTPROC_MNT] = MPROC_MNT("MNT", xdr_dirpath, sizeof(dirpath), xdr_fhstatus, \
 	    sizeof(fhstatus), mnt1_mnt), \
 	[MOUNTPROC_DUMP] = MPROC("DUMP", xdr_void, 0, xdr_mountlist, sizeof(mountlist), mnt_dump), \
 	[MOUNTPROC_UMNT] = MPROC("UMNT", xdr_dirpath, sizeof(dirpath), xdr_void, 0, mnt_umnt), \

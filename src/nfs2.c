@@ -678,15 +678,16 @@ nfs2_statfs(struct rpc_call *call, void *argp, void *resp)
 }
 
 #define PROC(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, PROC_AUTH_SYS }
+	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
+	  PROC_AUTH_SYS | PROC_STATUS }
 /* Reads and lists that may wait on the disk. */
 #define PROC_IO(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_BULK }
+	  PROC_AUTH_SYS | PROC_BULK | PROC_STATUS }
 /* Not idempotent, and synchronous (v2 has no other kind): waits for the disk. */
 #define PROC_ONCE(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK }
+	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS }
 #define PROC_VOID(name) { name, XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs2_void, 0 }
 
 const struct rpc_proc nfs2_procs[NFS2_NPROCS] = {

@@ -883,18 +883,19 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 }
 
 #define PROC(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, PROC_AUTH_SYS }
+	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
+	  PROC_AUTH_SYS | PROC_STATUS }
 /* Reads and lists that may wait on the disk. */
 #define PROC_IO(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_BULK }
+	  PROC_AUTH_SYS | PROC_BULK | PROC_STATUS }
 /*
  * Not idempotent: a retransmission must not run twice. Each changes the
  * file system, so on a sync export it waits for the disk before replying.
  */
 #define PROC_ONCE(name, argt, rest, fn) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK }
+	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS }
 
 static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_NULL] = { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs3_null, 0 },
@@ -906,7 +907,7 @@ static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_READ] = PROC_IO("READ", READ3args, READ3res, nfs3_read),
 	[NFSPROC3_WRITE] = { "WRITE", XDRPROC(xdr_WRITE3args_inplace), sizeof(WRITE3args),
 	    XDRPROC(xdr_WRITE3res), sizeof(WRITE3res), nfs3_write,
-	    PROC_AUTH_SYS | PROC_DRC | PROC_BULK },
+	    PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS },
 	[NFSPROC3_CREATE] = PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
 	[NFSPROC3_MKDIR] = PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
 	[NFSPROC3_SYMLINK] = PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),

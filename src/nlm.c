@@ -654,7 +654,8 @@ nlm_grant_sender(void)
 /* ---- the tables ---- */
 
 #define NLMPROC(name, argt, rest, fn, flags) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, flags }
+	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
+	  (flags) | PROC_STATUS_COOKIE }
 #define NLMVOID(name, argt, fn, flags) \
 	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_void), 0, fn, flags }
 #define NLMNULL { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nlmsvc_null, 0 }

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "stats.h"
 #include "queue.h"
 #include "recmark.h"
 #include "tcpconn.h"
@@ -349,6 +350,7 @@ conn_close(struct conn *c)
 		return;
 	}
 	c->closed = 1;
+	STAT_INC(ST_TCP_CLOSED);
 	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 	shutdown(c->fd, SHUT_RDWR);
 	held = c->held_head;
@@ -424,6 +426,7 @@ evict_close(struct conn *old)
 
 	if (old == NULL)
 		return 0;
+	STAT_INC(ST_TCP_EVICTED);
 	conn_close(old);
 	pthread_mutex_lock(&old->lock);
 	freed = old->refs == 1;		/* only ours is left */
@@ -441,9 +444,11 @@ conn_open(int fd, uint16_t port, const struct sockaddr_storage *peer, socklen_t 
 	if (c == NULL) {
 		static unsigned last_log;
 		log_ratelimited(&last_log, "no room for another TCP connection; refusing one");
+		STAT_INC(ST_TCP_REFUSED);
 		close(fd);
 		return;
 	}
+	STAT_INC(ST_TCP_ACCEPTED);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	pthread_mutex_lock(&c->lock);
 	c->in_use = 1;
@@ -526,6 +531,7 @@ tcp_record(void *arg, uint8_t *rec, size_t len)
 		free(rec);
 		return -1;
 	}
+	STAT_INC(ST_TCP_RECORDS);
 	r->proto = IPPROTO_TCP;
 	r->conn = c;
 	r->udp_fd = -1;
@@ -547,6 +553,7 @@ tcp_record(void *arg, uint8_t *rec, size_t len)
 	c->inflight++;
 	pthread_mutex_unlock(&c->lock);
 	if (workq_push(r) < 0) {
+		STAT_INC(ST_TCP_OVERLOAD);
 		c->overloaded = 1;
 		req_free(r);
 		return -1;	/* cannot hold the connection's promise: close it */
@@ -593,8 +600,10 @@ conn_read(struct conn *c)
 			return 0;
 		/* Large payloads (WRITE data) go straight into the record. */
 		direct = recmark_direct(&c->rm, &dst, &room);
-		if (direct < 0)
+		if (direct < 0) {
+			STAT_INC(ST_RECMARK_ERRORS);
 			return -1;
+		}
 		if (direct == 0) {
 			dst = rdbuf;
 			room = sizeof(rdbuf);
@@ -607,6 +616,8 @@ conn_read(struct conn *c)
 		conn_touch(c);
 		if ((direct ? recmark_direct_done(&c->rm, (size_t)n, tcp_record, c) :
 		    recmark_feed(&c->rm, rdbuf, (size_t)n, tcp_record, c)) < 0) {
+			if (!c->overloaded)
+				STAT_INC(ST_RECMARK_ERRORS);
 			log_bad_stream(c);
 			return -1;
 		}
@@ -867,6 +878,7 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int 
 	if (c->sending || c->out_head) {
 		/* The sender, or the EPOLLOUT edge, writes it after what is queued. */
 		broken = queue_record_locked(c, v, niov, 0, 0, data_pipe) < 0;
+		STAT_INC(ST_REPLIES_QUEUED);
 		if (broken)
 			shutdown(c->fd, SHUT_RDWR);
 		pthread_mutex_unlock(&c->lock);
@@ -889,6 +901,7 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int 
 	if (!broken && sent < len + REPLY_HEADROOM) {
 		/* The rest goes first: others queued theirs behind it meanwhile. */
 		broken = queue_record_locked(c, v, niov, sent, 1, data_pipe) < 0;	/* a partial record cannot be taken back */
+		STAT_INC(ST_REPLIES_QUEUED);
 		full = 1;
 	}
 	if (!broken && c->out_head && (!full || c->out_kick))
@@ -1018,9 +1031,21 @@ conns_tick(void)
 		pthread_mutex_unlock(&conns_lock);
 		if (stale == NULL)
 			return;
+		STAT_INC(ST_TCP_IDLE_CLOSED);
 		conn_close(stale);
 		conn_unref(stale);
 	}
+}
+
+unsigned
+conns_open_count(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&conns_lock);
+	n = nconns;
+	pthread_mutex_unlock(&conns_lock);
+	return n;
 }
 
 void

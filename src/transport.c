@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "stats.h"
 #include "tcpconn.h"
 #include "transport.h"
 #include "workq.h"
@@ -421,14 +422,17 @@ udp_readable(struct listener *l, uint64_t data)
 			continue;	/* the client retransmits */
 		}
 		memcpy(buf, udpbuf, (size_t)n);
+		STAT_INC(ST_UDP_DATAGRAMS);
 		r->proto = IPPROTO_UDP;
 		r->udp_fd = l->fd;
 		r->local_port = l->port;
 		memcpy(&r->peer, &peer, mh.msg_namelen);
 		r->peerlen = mh.msg_namelen;
 		udp_take_pktinfo(r, &mh);
-		if (workq_push(r) < 0)
+		if (workq_push(r) < 0) {
+			STAT_INC(ST_UDP_DROPS);
 			req_free(r);	/* overloaded: dropping lets UDP clients back off */
+		}
 	}
 	transport_rearm(l->fd, data);
 }

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "stats.h"
 #include "sockaddr.h"
 #include "transport.h"
 #include "workq.h"
@@ -378,6 +379,9 @@ workq_push(struct rpc_req *req)
 	struct clientq *c;
 	int bulk = q_is_bulk(req), wake = 0;
 
+#ifndef USERNFSD_NO_STATS
+	req->queued_us = stats_now_us();	/* queue wait: dispatch_request takes the difference */
+#endif
 	pthread_mutex_lock(&q_lock);
 	c = clientq_for(req);
 	/*

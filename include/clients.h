@@ -1,0 +1,32 @@
+/*
+ * The clients seen: per address, calls, bytes and when last seen, for
+ * `usernfsctl clients` and the metrics.  A bounded table (CLIENTS_MAX
+ * entries): a new address takes the least recently seen entry of its
+ * bucket.  Each bucket has its own lock, so calls from different clients
+ * never wait for each other, and nothing here is global per call.
+ */
+#ifndef USERNFSD_CLIENTS_H
+#define USERNFSD_CLIENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#define CLIENTS_MAX 1024
+
+struct client_info {
+	char host[64];		/* numeric address, as req_peer_str prints it */
+	uint64_t calls, bytes_in, bytes_out;
+	time_t first_seen, last_seen;
+};
+
+/* A call from addr (any port) was answered. */
+void clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out);
+/* A copy of the table, most recently seen first; free(*out). Returns the count. */
+size_t clients_list(struct client_info **out);
+/* `usernfsctl clients`: text, or JSON when json is set; mounts from the MOUNT list. */
+void clients_print(FILE *out, int json);
+
+#endif

@@ -1,0 +1,194 @@
+/*
+ * Statistics: counters kept by the threads that do the work, summed only
+ * when somebody asks (usernfsctl, the metrics listener).
+ *
+ * Every thread that counts has its own block (stats_me), found through a
+ * thread-local pointer and registered once in a list; only its own
+ * thread writes it, with plain relaxed loads and stores (no locked
+ * instruction, no shared cache line), and a snapshot reads every block
+ * with relaxed loads.  Nothing on the path of a call takes a lock or
+ * writes memory another thread writes.  DESIGN.md, "Statistics".
+ *
+ * Configured with --disable-stats (USERNFSD_NO_STATS) the counting macros
+ * and calls compile to nothing, for measuring what counting costs.
+ */
+#ifndef USERNFSD_STATS_H
+#define USERNFSD_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+/* Events, each a counter; the names are in stats.c (counter_names). */
+enum stat_counter {
+	ST_TCP_ACCEPTED,	/* connections accepted */
+	ST_TCP_CLOSED,		/* connections closed, for any reason */
+	ST_TCP_EVICTED,		/* closed to make room: the connection limit */
+	ST_TCP_REFUSED,		/* refused: no slot at all */
+	ST_TCP_IDLE_CLOSED,	/* closed by the idle timeout */
+	ST_TCP_RECORDS,		/* calls (records) read over TCP */
+	ST_UDP_DATAGRAMS,	/* calls read over UDP */
+	ST_UDP_DROPS,		/* UDP calls dropped: the work queue was full */
+	ST_TCP_OVERLOAD,	/* connections closed: the work queue was full */
+	ST_RECMARK_ERRORS,	/* bad or oversized record marks */
+	ST_REPLIES_QUEUED,	/* TCP replies left on a connection's output queue */
+	ST_DRC_HITS,		/* retransmissions answered from the cache */
+	ST_DRC_IN_PROGRESS,	/* retransmissions of a call still running: dropped */
+	ST_DRC_MISSES,		/* non-idempotent calls run (and cached) */
+	ST_IC_HITS,		/* file handle found in the inode cache */
+	ST_IC_MISSES,		/* not found: resolved as below */
+	ST_IC_MISS_HANDLE,	/* ... by open_by_handle_at */
+	ST_IC_MISS_SEARCH,	/* ... by searching the export */
+	ST_IC_MISS_FAILED,	/* ... not at all (stale) */
+	ST_IC_EVICTIONS,	/* entries dropped to make room */
+	ST_FD_HITS,		/* data descriptor reused */
+	ST_FD_OPENS,		/* data descriptor opened */
+	ST_COMMITS,		/* fsyncs done for durability (COMMIT, sync exports) */
+	ST_READ_BYTES,		/* file data read for clients */
+	ST_WRITE_BYTES,		/* file data written for clients */
+	ST_REJ_BADMAC,		/* rejected calls, by reason */
+	ST_REJ_BADHANDLE,
+	ST_REJ_STALE,
+	ST_REJ_ACCESS,
+	ST_REJ_SECURE_PORT,
+	ST_REJ_AUTH,
+	ST_REJ_GARBAGE_ARGS,
+	ST_REJ_NO_PROGRAM,
+	ST_REJ_NO_VERSION,
+	ST_REJ_NO_PROCEDURE,
+	ST_REJ_RPC_VERSION,
+	ST_REJ_UNDECODABLE,
+	ST_NCOUNTERS
+};
+
+/* Latency histograms: bucket i counts times up to 2^i microseconds; the last is +Inf. */
+#define STATS_HBUCKETS 24
+/*
+ * Status values of results, compact: 0-31 as they are (NFS, MOUNT and NLM
+ * statuses alike), then the NFS ones above 31, then "other".
+ */
+#define STATS_NSTATUS 46
+/* (program, version, procedure) slots, given out at registration. */
+#define STATS_MAX_PROCS 256
+
+struct stats_hist {
+	uint64_t b[STATS_HBUCKETS];
+	uint64_t sum_us;
+};
+
+struct stats_proc {
+	uint64_t calls;		/* answered, whatever the outcome */
+	uint64_t rpc_errors;	/* not accepted, or accepted without SUCCESS */
+	uint64_t bytes_in, bytes_out;
+	uint64_t status[STATS_NSTATUS];
+	struct stats_hist wait, svc;
+};
+
+struct stats_block {
+	uint64_t ctr[ST_NCOUNTERS];
+	struct stats_hist fsync;
+	struct stats_proc proc[STATS_MAX_PROCS];
+	struct stats_block *next;	/* the list of all blocks */
+};
+
+/* Gauges, read at snapshot time from their modules. */
+struct stats_gauges {
+	uint64_t tcp_open, workq_depth, drc_entries, icache_entries, clients;
+	uint64_t nlm_hosts, nlm_files, nlm_locks, nlm_waiters, nlm_shares;
+	int nlm_enabled, nlm_grace;
+};
+
+struct stats_snapshot {
+	struct stats_block sum;
+	struct stats_gauges g;
+	time_t now;
+	double uptime;
+};
+
+/* What a slot stands for. */
+struct stats_slot {
+	const char *prog_name;	/* "nfs", "mount", "nlm" */
+	uint32_t prog, vers, proc;
+	const char *proc_name;
+};
+
+/* The block of the calling thread; registered on first use. */
+extern _Thread_local struct stats_block *stats_tl;
+struct stats_block *stats_register_thread(void);
+
+static inline struct stats_block *
+stats_me(void)
+{
+	struct stats_block *b = stats_tl;
+
+	return __builtin_expect(b != NULL, 1) ? b : stats_register_thread();
+}
+
+/*
+ * Only the owning thread writes a counter: a relaxed load and store is
+ * enough (no locked add) and lets a snapshot read it without a data race.
+ */
+static inline void
+stats_bump(uint64_t *p, uint64_t n)
+{
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+static inline unsigned
+stats_bucket_of(uint64_t us)
+{
+	unsigned i = us <= 1 ? 0 : 64 - (unsigned)__builtin_clzll(us - 1);
+
+	return i < STATS_HBUCKETS - 1 ? i : STATS_HBUCKETS - 1;
+}
+
+static inline void
+stats_hist_add(struct stats_hist *h, uint64_t us)
+{
+	stats_bump(&h->b[stats_bucket_of(us)], 1);
+	stats_bump(&h->sum_us, us);
+}
+
+/* Monotonic microseconds. */
+uint64_t stats_now_us(void);
+
+#ifdef USERNFSD_NO_STATS
+#define STAT_ADD(c, n) do { (void)(n); } while (0)
+#define STAT_INC(c) do { } while (0)
+#define STATS_ENABLED 0
+#else
+#define STAT_ADD(c, n) stats_bump(&stats_me()->ctr[(c)], (uint64_t)(n))
+#define STAT_INC(c) STAT_ADD((c), 1)
+#define STATS_ENABLED 1
+#endif
+
+/*
+ * Gives one slot to each procedure of a program version; returns the
+ * first (the rest follow in procedure order), or -1 when full.
+ */
+int stats_register_version(const char *prog_name, uint32_t prog, uint32_t vers,
+    const char *const *proc_names, unsigned nprocs);
+/* Status word -> index into stats_proc.status, and back (-1: "other"). */
+unsigned stats_status_index(uint32_t status);
+int64_t stats_status_value(unsigned idx);
+
+/* One call answered: its slot (-1 if none), outcome, sizes and times. */
+void stats_call(int slot, int rpc_error, int has_status, uint32_t status, size_t bytes_in,
+    size_t bytes_out, uint64_t wait_us, uint64_t svc_us);
+void stats_fsync_time(uint64_t us);
+
+/* Sums every block and reads the gauges; free with free(). */
+struct stats_snapshot *stats_snapshot(void);
+size_t stats_slots(const struct stats_slot **out);
+
+/* Output: usernfsctl's table, JSON, "key value" lines (for -i), Prometheus. */
+void stats_print_table(FILE *out, const struct stats_snapshot *s);
+void stats_print_json(FILE *out, const struct stats_snapshot *s);
+void stats_print_flat(FILE *out, const struct stats_snapshot *s);
+void stats_print_prometheus(FILE *out, const struct stats_snapshot *s);
+
+/* At start-up: whether the lock manager runs, and the worker thread count. */
+void stats_init(int with_nlm, unsigned threads);
+
+#endif
