@@ -8,12 +8,14 @@
 #define DEFAULT_MOUNT_PORT 20048
 #define DEFAULT_THREADS 16
 #define DEFAULT_GRACE 90	/* seconds, as knfsd's lockd */
+#define DEFAULT_CONTROL_PATH RUNSTATEDIR "/usernfsd.sock"
 
 struct daemon_opts {
 	const char *exports_file;
 	const char *bind_addr;
 	const char *pidfile;
 	const char *statedir;
+	const char *control_path;	/* NULL: DEFAULT_CONTROL_PATH; "none": no control socket */
 	uint16_t nfs_port;
 	uint16_t mount_port;
 	uint16_t nlm_port;	/* 0: NLM on the NFS port */

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #endif
 
 #include "compiler.h"
+#include "ctlsock.h"
 #include "daemon.h"
 #include "dispatch.h"
 #include "exports.h"
@@ -288,19 +290,70 @@ setup_signals(sigset_t *waitmask)
 	sigdelset(waitmask, SIGINT);
 }
 
+/* A reload's problems go to the log and, when usernfsctl asked for it, to its caller. */
 static void
-reload(const char *file)
+reload_error(void *arg, const char *msg)
 {
-	struct export_table *t;
+	log_warnx("%s", msg);
+	if (arg)
+		fprintf(arg, "%s\n", msg);
+}
 
+/*
+ * The one reload: SIGHUP (main thread) and `usernfsctl reload` (control
+ * thread) both come here, one at a time.  errs, when not NULL, receives
+ * each problem as "file:line: ..." and the outcome.  0, or -1 when the
+ * file has errors and the previous table stays in force.
+ */
+static int
+reload(const char *file, const char *why, FILE *errs)
+{
+	static pthread_mutex_t reload_lock = PTHREAD_MUTEX_INITIALIZER;
+	struct export_table *t;
+	int rc = 0;
+
+	pthread_mutex_lock(&reload_lock);
 	notify("RELOADING=1");
-	log_info("SIGHUP: re-reading %s", file);
-	t = exports_load(file, log_export_error, NULL);
-	if (t == NULL)
+	log_info("%s: re-reading %s", why, file);
+	t = exports_load(file, reload_error, errs);
+	if (t == NULL) {
 		log_warnx("%s has errors; the previous exports stay in force", file);
-	else
+		if (errs)
+			fprintf(errs, "%s has errors; the previous exports stay in force\n", file);
+		rc = -1;
+	} else {
+		if (errs)
+			fprintf(errs, "%s: %zu exports in force\n", file, t->n);
 		exports_install(t);
+	}
 	notify("READY=1");
+	pthread_mutex_unlock(&reload_lock);
+	return rc;
+}
+
+static int
+ctl_reload(void *arg, FILE *errs)
+{
+	return reload(arg, "control socket", errs);
+}
+
+/*
+ * The control socket.  One the administrator named must work; the
+ * default one is a convenience, and a daemon without it still serves.
+ */
+static void
+start_control(const struct daemon_opts *o)
+{
+	char err[512];
+	const char *path = o->control_path ? o->control_path : DEFAULT_CONTROL_PATH;
+
+	if (strcmp(path, "none") == 0)
+		return;
+	if (ctlsock_start(path, ctl_reload, (void *)o->exports_file, err, sizeof(err)) == 0)
+		return;
+	if (o->control_path)
+		startup_failed(err);
+	log_warnx("%s; usernfsctl will not reach this daemon", err);
 }
 
 static uint16_t
@@ -416,6 +469,7 @@ daemon_run(const struct daemon_opts *o)
 	stats_init(!o->no_nlm, o->threads);
 	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
+	start_control(o);
 	if (!o->no_rpcbind && register_programs(o, err, sizeof(err)) < 0) {
 		rpcreg_unset_all();
 		startup_failed(err);
@@ -448,7 +502,7 @@ daemon_run(const struct daemon_opts *o)
 		ppoll(NULL, 0, &second, &waitmask);
 		if (got_hup) {
 			got_hup = 0;
-			reload(o->exports_file);
+			reload(o->exports_file, "SIGHUP", NULL);
 		}
 		now = time(NULL);
 		if (now != last_tick) {
@@ -460,6 +514,7 @@ daemon_run(const struct daemon_opts *o)
 
 	log_info("shutting down");
 	notify("STOPPING=1");
+	ctlsock_stop();
 	if (!o->no_rpcbind)
 		rpcreg_unset_all();
 	/* Requests already accepted finish and are answered before sockets close. */

@@ -25,11 +25,13 @@ usage(FILE *out)
 	    "      --no-nlm           no lock manager (clients must mount with nolock)\n"
 	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
 	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
+	    "      --control PATH     control socket for usernfsctl (default %s; none: off)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
 	    "  -d, --debug            log every call\n"
 	    "  -V, --version          print the version and exit\n"
 	    "  -h, --help             print this help and exit\n",
-	    DEFAULT_NFS_PORT, DEFAULT_MOUNT_PORT, LOCALSTATEDIR, DEFAULT_THREADS, DEFAULT_GRACE);
+	    DEFAULT_NFS_PORT, DEFAULT_MOUNT_PORT, LOCALSTATEDIR, DEFAULT_THREADS, DEFAULT_GRACE,
+	    DEFAULT_CONTROL_PATH);
 }
 
 /* A decimal number from min to max. */
@@ -48,7 +50,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 	return 0;
 }
 
-enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE };
+enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL };
 
 int
 main(int argc, char **argv)
@@ -66,6 +68,7 @@ main(int argc, char **argv)
 		{ "no-nlm", no_argument, NULL, OPT_NO_NLM },
 		{ "nlm-port", required_argument, NULL, OPT_NLM_PORT },
 		{ "grace", required_argument, NULL, OPT_GRACE },
+		{ "control", required_argument, NULL, OPT_CONTROL },
 		{ "check-exports", no_argument, NULL, 'c' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "version", no_argument, NULL, 'V' },
@@ -110,6 +113,7 @@ main(int argc, char **argv)
 			}
 			o.grace_secs = (unsigned)v;
 			break;
+		case OPT_CONTROL: o.control_path = optarg; break;
 		case 'b': o.bind_addr = optarg; break;
 		case 'R': o.no_rpcbind = 1; break;
 		case 'p': o.pidfile = optarg; break;

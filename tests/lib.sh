@@ -33,6 +33,8 @@
 #              src/usernfsd)
 #   NFS_PORT / MOUNT_PORT  test ports (default 32049 / 32048)
 #   USERNFSD_WRAPPER   e.g. "valgrind -q" (then the pidfile check is relaxed)
+#   USERNFSCTL  control client (default $top_builddir/src/usernfsctl); each
+#              test daemon has its own control socket, $CTL_SOCK
 #   TEST_DEBUG=1   pass --debug to the daemon; VERBOSE=1 print passing checks
 #   KEEP_TMP=1     keep the scratch directory
 #   LOCK_TIMEOUT   seconds to wait for the global test lock (default 600)
@@ -183,6 +185,7 @@ if [ -z "${top_builddir:-}" ]; then
 fi
 USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
 RPCPROBE=${RPCPROBE:-$top_builddir/tests/rpcprobe}
+USERNFSCTL=${USERNFSCTL:-$top_builddir/src/usernfsctl}
 
 # ---------------------------------------------------------------------------
 # the global lock, scratch directory and cleanup
@@ -259,6 +262,7 @@ make_workdir() {
 	EXPORTS_FILE=$WORKDIR/exports
 	STATE_DIR=$WORKDIR/state
 	PIDFILE=$WORKDIR/usernfsd.pid
+	CTL_SOCK=$WORKDIR/usernfsd.sock	# the daemon's control socket (usernfsctl -s)
 	mkdir -p "$STATE_DIR"
 }
 
@@ -365,7 +369,7 @@ restart_daemon() {
 _daemon_cmd() {
 	DAEMON_CMD=("$USERNFSD" --exports "$EXPORTS_FILE" --foreground
 		--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT"
-		--pidfile "$PIDFILE" --state-dir "$STATE_DIR")
+		--pidfile "$PIDFILE" --state-dir "$STATE_DIR" --control "$CTL_SOCK")
 	if [ -n "${TEST_DEBUG:-}" ]; then DAEMON_CMD+=(--debug); fi
 	DAEMON_CMD+=("${DAEMON_EXTRA[@]}")
 }
