@@ -32,6 +32,7 @@
 #include "icache.h"
 #include "locks.h"
 #include "log.h"
+#include "metrics_http.h"
 #include "mountd.h"
 #include "nfs3.h"
 #include "nlm.h"
@@ -470,6 +471,8 @@ daemon_run(const struct daemon_opts *o)
 	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
 	start_control(o);
+	if (o->metrics_addr && metrics_http_start(o->metrics_addr, err, sizeof(err)) < 0)
+		startup_failed(err);
 	if (!o->no_rpcbind && register_programs(o, err, sizeof(err)) < 0) {
 		rpcreg_unset_all();
 		startup_failed(err);
@@ -514,6 +517,7 @@ daemon_run(const struct daemon_opts *o)
 
 	log_info("shutting down");
 	notify("STOPPING=1");
+	metrics_http_stop();
 	ctlsock_stop();
 	if (!o->no_rpcbind)
 		rpcreg_unset_all();

@@ -26,6 +26,7 @@ usage(FILE *out)
 	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
 	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
 	    "      --control PATH     control socket for usernfsctl (default %s; none: off)\n"
+	    "      --metrics ADDR:PORT  serve Prometheus metrics over HTTP there (default: off)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
 	    "  -d, --debug            log every call\n"
 	    "  -V, --version          print the version and exit\n"
@@ -50,7 +51,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 	return 0;
 }
 
-enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL };
+enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS };
 
 int
 main(int argc, char **argv)
@@ -69,6 +70,7 @@ main(int argc, char **argv)
 		{ "nlm-port", required_argument, NULL, OPT_NLM_PORT },
 		{ "grace", required_argument, NULL, OPT_GRACE },
 		{ "control", required_argument, NULL, OPT_CONTROL },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "check-exports", no_argument, NULL, 'c' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "version", no_argument, NULL, 'V' },
@@ -114,6 +116,7 @@ main(int argc, char **argv)
 			o.grace_secs = (unsigned)v;
 			break;
 		case OPT_CONTROL: o.control_path = optarg; break;
+		case OPT_METRICS: o.metrics_addr = optarg; break;
 		case 'b': o.bind_addr = optarg; break;
 		case 'R': o.no_rpcbind = 1; break;
 		case 'p': o.pidfile = optarg; break;
