@@ -44,7 +44,7 @@ enum stat_counter {
 	ST_IC_EVICTIONS,	/* entries dropped to make room */
 	ST_FD_HITS,		/* data descriptor reused */
 	ST_FD_OPENS,		/* data descriptor opened */
-	ST_COMMITS,		/* fsyncs done for durability (COMMIT, sync exports) */
+	ST_COMMITS,		/* fsyncs for stability: COMMIT, stable WRITEs, sync exports */
 	ST_READ_BYTES,		/* file data read for clients */
 	ST_WRITE_BYTES,		/* file data written for clients */
 	ST_REJ_BADMAC,		/* rejected calls, by reason */
@@ -161,6 +161,22 @@ uint64_t stats_now_us(void);
 #define STAT_ADD(c, n) stats_bump(&stats_me()->ctr[(c)], (uint64_t)(n))
 #define STAT_INC(c) STAT_ADD((c), 1)
 #define STATS_ENABLED 1
+#endif
+
+/*
+ * rc = call, where call is an fsync done so that data or metadata is
+ * stable for a client (COMMIT, a FILE_SYNC WRITE, a change on a sync
+ * export): counted, and timed into the fsync histogram.
+ */
+#ifdef USERNFSD_NO_STATS
+#define STAT_FSYNC(rc, call) do { (rc) = (call); } while (0)
+#else
+#define STAT_FSYNC(rc, call) do { \
+	uint64_t t0_ = stats_now_us(); \
+	(rc) = (call); \
+	STAT_INC(ST_COMMITS); \
+	stats_fsync_time(stats_now_us() - t0_); \
+} while (0)
 #endif
 
 /*

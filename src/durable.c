@@ -101,16 +101,7 @@ durable_sync(struct fs_ctx *ctx, struct inode_ent *e)
 	e->syncing = 1;
 	start = __atomic_load_n(&change_seq, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&lock);
-#ifndef USERNFSD_NO_STATS
-	{
-		uint64_t t0 = stats_now_us();
-		err = sync_object(ctx, e);
-		STAT_INC(ST_COMMITS);
-		stats_fsync_time(stats_now_us() - t0);
-	}
-#else
-	err = sync_object(ctx, e);
-#endif
+	STAT_FSYNC(err, sync_object(ctx, e));
 	pthread_mutex_lock(&lock);
 	e->syncing = 0;
 	if (err) {

@@ -203,7 +203,7 @@ fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
 {
 	struct stat st;
 	size_t done = 0;
-	int fd, err = begin_modify(ctx);
+	int fd, rc, err = begin_modify(ctx);
 
 	*written = 0;
 	if (err)
@@ -248,7 +248,8 @@ fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
 		*committed = FS_UNSTABLE;
 		return 0;
 	}
-	if ((stable == FS_DATA_SYNC ? fdatasync(fd) : fsync(fd)) < 0)
+	STAT_FSYNC(rc, stable == FS_DATA_SYNC ? fdatasync(fd) : fsync(fd));
+	if (rc < 0)
 		return errno;	/* not durable: the client must not think it is */
 	*committed = stable;
 	return 0;

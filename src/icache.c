@@ -922,7 +922,7 @@ icache_sync(struct inode_ent *e, int datasync)
 		return rc;	/* an earlier write-back failed: this COMMIT cannot succeed */
 	if (fd < 0)
 		return 0;	/* nothing written through us since the last sync */
-	rc = datasync ? fdatasync(fd) : fsync(fd);
+	STAT_FSYNC(rc, datasync ? fdatasync(fd) : fsync(fd));
 	if (rc < 0) {
 		int err = errno;
 		__atomic_add_fetch(&wb_failures, 1, __ATOMIC_SEQ_CST);

@@ -285,6 +285,8 @@ main(int argc, char **argv)
 	const char *cmd;
 	char *end;
 
+	/* A daemon that refuses us closes at once: read its word rather than die writing. */
+	signal(SIGPIPE, SIG_IGN);
 	/* Options may follow the command too (usernfsctl stats --json). */
 	while ((c = getopt_long(argc, argv, "s:ji:c:Vh", longopts, NULL)) != -1) {
 		switch (c) {

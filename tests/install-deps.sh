@@ -9,8 +9,10 @@ build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto li
 # test rebuilds the kernel's NFS client from linux-source against the
 # headers of that kernel (tests/guest/build-nfs-udp).
 # clang (libFuzzer) and valgrind are for check.sh's fuzzing and memcheck runs.
+# prometheus (promtool and the server), jq and curl check the statistics
+# (integ_stats.sh); python3 drives the metrics listener's hostile clients.
 test="$build clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
-	linux-source-6.1 linux-headers-amd64"
+	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3"
 
 case "${1:-build}" in
 build) want=$build ;;
