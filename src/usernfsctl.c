@@ -191,6 +191,65 @@ kv_get(const struct kvset *s, const char *key)
 	return 0;
 }
 
+/* The difference of key between the two sets (all of it without prev). */
+static unsigned long long
+delta(const struct kvset *cur, const struct kvset *prev, const char *key)
+{
+	return kv_get(cur, key) - (prev ? kv_get(prev, key) : 0);
+}
+
+/*
+ * One line per procedure that had calls (from its PROG.vV.PROC.* keys),
+ * then the event counters that moved, then the gauges.  Returns how many
+ * lines had activity.
+ */
+static int
+print_changes(const struct kvset *cur, const struct kvset *prev, unsigned secs)
+{
+	char key[512];
+	int shown = 0, header = 0;
+
+	for (size_t i = 0; i < cur->n; i++) {
+		const char *k = cur->v[i].key;
+		size_t len = strlen(k);
+		unsigned long long calls, svc;
+
+		if (len < 6 || strcmp(k + len - 6, ".calls") != 0)
+			continue;
+		if ((calls = delta(cur, prev, k)) == 0)
+			continue;
+		if (!header++)
+			printf("  %-24s %10s %8s %8s %14s %14s %9s\n", "procedure", "calls", "calls/s",
+			    "errors", "bytes_in", "bytes_out", "svc_us");
+		len -= 6;
+		snprintf(key, sizeof(key), "%.*s.svc_us", (int)len, k);
+		svc = delta(cur, prev, key);
+		printf("  %-24.*s %10llu %8.1f", (int)len, k, calls, prev ? (double)calls / secs : 0.0);
+		snprintf(key, sizeof(key), "%.*s.errors", (int)len, k);
+		printf(" %8llu", delta(cur, prev, key));
+		snprintf(key, sizeof(key), "%.*s.bytes_in", (int)len, k);
+		printf(" %14llu", delta(cur, prev, key));
+		snprintf(key, sizeof(key), "%.*s.bytes_out", (int)len, k);
+		printf(" %14llu %9.1f\n", delta(cur, prev, key), (double)svc / (double)calls);
+		shown++;
+	}
+	for (size_t i = 0; i < cur->n; i++) {
+		const char *k = cur->v[i].key;
+		unsigned long long d;
+
+		if (k[0] == '=' || strchr(k, '.') != NULL)
+			continue;	/* gauges below; procedures above */
+		if ((d = delta(cur, prev, k)) == 0)
+			continue;
+		printf("  %-24s %10llu\n", k, d);
+		shown++;
+	}
+	for (size_t i = 0; i < cur->n; i++)
+		if (cur->v[i].key[0] == '=')
+			printf("  %-24s %10llu (now)\n", cur->v[i].key + 1, cur->v[i].v);
+	return shown;
+}
+
 static volatile sig_atomic_t stop;
 
 static void
@@ -237,22 +296,7 @@ stats_interval(unsigned secs, unsigned long count)
 		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
 		/* As vmstat: the first report is since the start, then each interval's. */
 		printf("%s %s\n", stamp, round == 0 ? "since start" : "last interval");
-		for (size_t i = 0; i < cur.n; i++) {
-			unsigned long long d;
-
-			if (cur.v[i].key[0] == '=') {
-				printf("  %-40s %12llu\n", cur.v[i].key + 1, cur.v[i].v);
-				continue;
-			}
-			d = cur.v[i].v - (round ? kv_get(&prev, cur.v[i].key) : 0);
-			if (d == 0)
-				continue;
-			if (round)
-				printf("  %-40s %12llu %12.1f/s\n", cur.v[i].key, d, (double)d / secs);
-			else
-				printf("  %-40s %12llu\n", cur.v[i].key, d);
-			shown++;
-		}
+		shown = print_changes(&cur, round ? &prev : NULL, secs);
 		if (!shown)
 			puts("  (no activity)");
 		fflush(stdout);
