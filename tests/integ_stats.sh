@@ -178,12 +178,12 @@ expect_eq "control socket mode" "$mode" 600
 OUT=$(as_nobody stats 2>&1) && not_ok "nobody read the statistics" "$OUT" ||
 	ok "nobody cannot use the socket (permissions)"
 # with the permissions opened, the daemon's own check must still refuse
-chmod 711 "$WORKDIR"
+chmod 711 "$WORKDIR" "$STATE_DIR"
 chmod 666 "$CTL_SOCK"
 OUT=$(as_nobody stats 2>&1)
 rc=$?
 chmod 600 "$CTL_SOCK"
-chmod 700 "$WORKDIR"
+chmod 700 "$WORKDIR" "$STATE_DIR"
 if [ $rc -ne 0 ] && printf '%s\n' "$OUT" | grep -q "permission denied"; then
 	ok "the daemon refuses uid nobody (SO_PEERCRED)"
 else

@@ -34,7 +34,8 @@
 #   NFS_PORT / MOUNT_PORT  test ports (default 32049 / 32048)
 #   USERNFSD_WRAPPER   e.g. "valgrind -q" (then the pidfile check is relaxed)
 #   USERNFSCTL  control client (default $top_builddir/src/usernfsctl); each
-#              test daemon has its own control socket, $CTL_SOCK
+#              test daemon has its own control socket, $CTL_SOCK (in its
+#              state directory)
 #   TEST_DEBUG=1   pass --debug to the daemon; VERBOSE=1 print passing checks
 #   KEEP_TMP=1     keep the scratch directory
 #   LOCK_TIMEOUT   seconds to wait for the global test lock (default 600)
@@ -262,7 +263,7 @@ make_workdir() {
 	EXPORTS_FILE=$WORKDIR/exports
 	STATE_DIR=$WORKDIR/state
 	PIDFILE=$WORKDIR/usernfsd.pid
-	CTL_SOCK=$WORKDIR/usernfsd.sock	# the daemon's control socket (usernfsctl -s)
+	CTL_SOCK=$STATE_DIR/usernfsd.sock	# the daemon's control socket (usernfsctl -s)
 	mkdir -p "$STATE_DIR"
 }
 
@@ -367,6 +368,8 @@ restart_daemon() {
 }
 
 _daemon_cmd() {
+	# In the state directory: a daemon run as another user can create it there.
+	CTL_SOCK=$STATE_DIR/usernfsd.sock
 	DAEMON_CMD=("$USERNFSD" --exports "$EXPORTS_FILE" --foreground
 		--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT"
 		--pidfile "$PIDFILE" --state-dir "$STATE_DIR" --control "$CTL_SOCK")
