@@ -192,11 +192,13 @@ arena_reset(struct worker *w)
 
 /* ---- statistics ---- */
 
+#ifndef USERNFSD_NO_STATS
 static uint32_t
 be32_at(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
+#endif
 
 /*
  * What a reply says, read from its encoded form, so that every path that
