@@ -204,7 +204,12 @@ void stats_print_json(FILE *out, const struct stats_snapshot *s);
 void stats_print_flat(FILE *out, const struct stats_snapshot *s);
 void stats_print_prometheus(FILE *out, const struct stats_snapshot *s);
 
-/* At start-up: whether the lock manager runs, and the worker thread count. */
-void stats_init(int with_nlm, unsigned threads);
+/*
+ * At start-up: whether the lock manager runs, the worker thread count, and
+ * who reads the gauges (daemon.c: from their modules, so that this file
+ * depends on none of them; NULL: none).
+ */
+typedef void (*stats_gauges_fn)(struct stats_gauges *g);
+void stats_init(int with_nlm, unsigned threads, stats_gauges_fn gauges);
 
 #endif

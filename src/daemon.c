@@ -26,6 +26,7 @@
 #include "ctlsock.h"
 #include "daemon.h"
 #include "dispatch.h"
+#include "drc.h"
 #include "exports.h"
 #include "fh.h"
 #include "fsops.h"
@@ -40,6 +41,7 @@
 #include "rpcreg.h"
 #include "stats.h"
 #include "tasks.h"
+#include "tcpconn.h"
 #include "transport.h"
 #include "workq.h"
 
@@ -332,6 +334,32 @@ reload(const char *file, const char *why, FILE *errs)
 	return rc;
 }
 
+/* The gauges of the statistics, read from their modules when a snapshot is taken. */
+static int with_nlm;
+
+static void
+read_gauges(struct stats_gauges *g)
+{
+	unsigned entries, hits;
+
+	g->tcp_open = conns_open_count();
+	g->workq_depth = workq_length();
+	drc_stats(&entries, &hits);
+	g->drc_entries = entries;
+	g->icache_entries = icache_entries();
+	if (with_nlm) {
+		struct lk_stats lk;
+
+		locks_get_stats(&lk);
+		g->nlm_hosts = lk.hosts;
+		g->nlm_files = lk.files;
+		g->nlm_locks = lk.ranges;
+		g->nlm_waiters = lk.waiters;
+		g->nlm_shares = lk.shares;
+		g->nlm_grace = lk.in_grace;
+	}
+}
+
 static int
 ctl_reload(void *arg, FILE *errs)
 {
@@ -467,7 +495,8 @@ daemon_run(const struct daemon_opts *o)
 	start_locking(o, nofile);
 	if (icache_start_sweeper() < 0)
 		startup_failed("cannot start the inode cache sweeper");
-	stats_init(!o->no_nlm, o->threads);
+	with_nlm = !o->no_nlm;
+	stats_init(with_nlm, o->threads, read_gauges);
 	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
 	start_control(o);

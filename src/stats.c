@@ -11,13 +11,8 @@
 #include <sys/mman.h>
 
 #include "clients.h"
-#include "drc.h"
-#include "icache.h"
-#include "locks.h"
 #include "log.h"
 #include "stats.h"
-#include "tcpconn.h"
-#include "workq.h"
 
 _Thread_local struct stats_block *stats_tl;
 
@@ -28,6 +23,7 @@ static unsigned nslots;
 static uint64_t start_us;
 static int nlm_enabled;
 static unsigned nthreads;
+static stats_gauges_fn read_gauges;
 
 /* ---- counting ---- */
 
@@ -62,11 +58,12 @@ stats_now_us(void)
 }
 
 void
-stats_init(int with_nlm, unsigned threads)
+stats_init(int with_nlm, unsigned threads, stats_gauges_fn gauges)
 {
 	start_us = stats_now_us();
 	nlm_enabled = with_nlm;
 	nthreads = threads;
+	read_gauges = gauges;
 }
 
 int
@@ -186,7 +183,6 @@ stats_snapshot(void)
 	struct stats_block *b;
 	unsigned n = nslots_now();
 	struct client_info *cl;
-	unsigned entries, hits;
 
 	if (s == NULL)
 		return NULL;
@@ -208,25 +204,11 @@ stats_snapshot(void)
 			add_hist(&to->svc, &from->svc);
 		}
 	}
-	s->g.tcp_open = conns_open_count();
-	s->g.workq_depth = workq_length();
-	drc_stats(&entries, &hits);
-	s->g.drc_entries = entries;
-	s->g.icache_entries = icache_entries();
+	s->g.nlm_enabled = nlm_enabled;
+	if (read_gauges)
+		read_gauges(&s->g);
 	s->g.clients = clients_list(&cl);
 	free(cl);
-	s->g.nlm_enabled = nlm_enabled;
-	if (nlm_enabled) {
-		struct lk_stats lk;
-
-		locks_get_stats(&lk);
-		s->g.nlm_hosts = lk.hosts;
-		s->g.nlm_files = lk.files;
-		s->g.nlm_locks = lk.ranges;
-		s->g.nlm_waiters = lk.waiters;
-		s->g.nlm_shares = lk.shares;
-		s->g.nlm_grace = lk.in_grace;
-	}
 	s->now = time(NULL);
 	s->uptime = (double)(stats_now_us() - start_us) / 1e6;
 	return s;
@@ -798,11 +780,11 @@ stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 		fprintf(out, "usernfsd_client_reply_bytes_total{client=\"%s\"} %llu\n", labels,
 		    (unsigned long long)cl[i].bytes_out);
 	}
-	prom_head(out, "usernfsd_client_last_seen_seconds", "gauge",
+	prom_head(out, "usernfsd_client_last_seen_timestamp_seconds", "gauge",
 	    "When a client was last seen (Unix time).");
 	for (size_t i = 0; i < ncl; i++) {
 		prom_label_value(labels, sizeof(labels), cl[i].host);
-		fprintf(out, "usernfsd_client_last_seen_seconds{client=\"%s\"} %lld\n", labels,
+		fprintf(out, "usernfsd_client_last_seen_timestamp_seconds{client=\"%s\"} %lld\n", labels,
 		    (long long)cl[i].last_seen);
 	}
 	free(cl);
