@@ -46,7 +46,7 @@ show_failures .
 
 # The release tarball must build and pass its unit tests on its own.
 distcheck=ok
-make distcheck TESTS="tests/unit/test_fh tests/unit/test_exports tests/unit/test_errmap tests/unit/test_cookie2 tests/unit/test_beneath tests/unit/test_lock_ranges" \
+make distcheck TESTS="tests/unit/test_fh tests/unit/test_exports tests/unit/test_errmap tests/unit/test_cookie2 tests/unit/test_beneath tests/unit/test_lock_ranges tests/unit/test_stats" \
 	>distcheck.log 2>&1 || { tail -n 40 distcheck.log; status=1; distcheck=FAILED; }
 
 # count DIR RESULT: how many tests under DIR had RESULT (PASS, SKIP, FAIL|ERROR)
