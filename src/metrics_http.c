@@ -265,10 +265,15 @@ parse_spec(const char *spec, struct sockaddr_storage *ss, socklen_t *len)
 	struct addrinfo hints, *res;
 	size_t hl;
 	int rc;
+	unsigned long pnum;
+	char *end;
 
-	if (colon == NULL || colon[1] == '\0')
+	if (colon == NULL || colon[1] < '0' || colon[1] > '9')
 		return -1;
 	port = colon + 1;
+	pnum = strtoul(port, &end, 10);
+	if (*end != '\0' || pnum < 1 || pnum > 65535)
+		return -1;	/* getaddrinfo would take 99999 as 34463 */
 	hl = (size_t)(colon - spec);
 	if (hl >= sizeof(host))
 		return -1;
