@@ -5,7 +5,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
 
 #include "clients.h"
 #include "mountd.h"
@@ -35,37 +34,6 @@ init_locks(void)
 		pthread_mutex_init(&buckets[i].lock, NULL);
 }
 
-static unsigned
-addr_hash(const struct sockaddr_storage *a)
-{
-	const uint8_t *p;
-	size_t n;
-	uint32_t h = 2166136261u;
-
-	if (a->ss_family == AF_INET) {
-		p = (const uint8_t *)&((const struct sockaddr_in *)a)->sin_addr;
-		n = 4;
-	} else if (a->ss_family == AF_INET6) {
-		p = (const uint8_t *)&((const struct sockaddr_in6 *)a)->sin6_addr;
-		n = 16;
-	} else {
-		return 0;
-	}
-	while (n--)
-		h = (h ^ *p++) * 16777619u;
-	return h % NBUCKETS;
-}
-
-static void
-host_str(const struct sockaddr_storage *a, char *buf, size_t len)
-{
-	const void *p = a->ss_family == AF_INET6 ?
-	    (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr :
-	    (const void *)&((const struct sockaddr_in *)a)->sin_addr;
-
-	if (inet_ntop(a->ss_family, p, buf, (socklen_t)len) == NULL)
-		snprintf(buf, len, "?");
-}
 
 void
 clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out)
@@ -77,7 +45,7 @@ clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t b
 	if (addr->ss_family != AF_INET && addr->ss_family != AF_INET6)
 		return;
 	pthread_once(&init_once, init_locks);
-	b = &buckets[addr_hash(addr)];
+	b = &buckets[sockaddr_host_hash(addr) % NBUCKETS];
 	pthread_mutex_lock(&b->lock);
 	for (unsigned i = 0; i < WAYS; i++) {
 		struct client_ent *c = &b->ent[i];
@@ -96,7 +64,7 @@ clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t b
 		memset(e, 0, sizeof(*e));
 		e->used = 1;
 		e->addr = *addr;
-		host_str(addr, e->info.host, sizeof(e->info.host));
+		sockaddr_text(addr, e->info.host, sizeof(e->info.host));
 		e->info.first_seen = now;
 	}
 	e->info.calls++;

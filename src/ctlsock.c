@@ -19,39 +19,29 @@
 #include "exports.h"
 #include "log.h"
 #include "stats.h"
+#include "svcthread.h"
 
 #define READ_TIMEOUT_MS 2000	/* for the request line */
 #define WRITE_TIMEOUT_MS 10000	/* for the whole reply */
 
 static int listen_fd = -1;
-static int stop_pipe[2] = { -1, -1 };
-static pthread_t thread;
-static int running;
+static struct svc_thread thread = SVC_THREAD_INIT;
 static char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static dev_t sock_dev;
 static ino_t sock_ino;
 static ctl_reload_fn reload_fn;
 static void *reload_arg;
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Reads one line (without its newline) before the deadline; -1 on timeout, EOF or overflow. */
 static int
 read_request(int fd, char *buf, size_t cap)
 {
-	int64_t deadline = now_ms() + READ_TIMEOUT_MS;
+	int64_t deadline = svc_now_ms() + READ_TIMEOUT_MS;
 	size_t len = 0;
 
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - svc_now_ms();
 		char *nl;
 		ssize_t n;
 
@@ -78,11 +68,11 @@ read_request(int fd, char *buf, size_t cap)
 static void
 write_all(int fd, const char *p, size_t len)
 {
-	int64_t deadline = now_ms() + WRITE_TIMEOUT_MS;
+	int64_t deadline = svc_now_ms() + WRITE_TIMEOUT_MS;
 
 	while (len > 0) {
 		struct pollfd pf = { fd, POLLOUT, 0 };
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - svc_now_ms();
 		ssize_t n;
 
 		if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
@@ -187,7 +177,7 @@ ctl_main(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		struct pollfd p[2] = { { listen_fd, POLLIN, 0 }, { stop_pipe[0], POLLIN, 0 } };
+		struct pollfd p[2] = { { listen_fd, POLLIN, 0 }, { thread.stop_fd, POLLIN, 0 } };
 		int fd;
 
 		if (poll(p, 2, -1) < 0) {
@@ -226,7 +216,6 @@ ctlsock_start(const char *path, ctl_reload_fn reload, void *arg, char *err, size
 {
 	struct sockaddr_un sa;
 	struct stat st;
-	sigset_t all, old;
 	int rc;
 
 	memset(&sa, 0, sizeof(sa));
@@ -258,21 +247,10 @@ ctlsock_start(const char *path, ctl_reload_fn reload, void *arg, char *err, size
 	sock_ino = st.st_ino;
 	reload_fn = reload;
 	reload_arg = arg;
-	if (pipe2(stop_pipe, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "control socket: pipe: %s", strerror(errno));
+	if (svc_thread_start(&thread, ctl_main, "control socket", err, errlen) < 0) {
 		ctlsock_stop();
 		return -1;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&thread, NULL, ctl_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
-		snprintf(err, errlen, "control socket: thread: %s", strerror(rc));
-		ctlsock_stop();
-		return -1;
-	}
-	running = 1;
 	return 0;
 }
 
@@ -281,12 +259,7 @@ ctlsock_stop(void)
 {
 	struct stat st;
 
-	if (running) {
-		if (write(stop_pipe[1], "x", 1) < 0)
-			log_warn("control socket: stop");
-		pthread_join(thread, NULL);
-		running = 0;
-	}
+	svc_thread_stop(&thread);
 	if (listen_fd >= 0) {
 		/* Only our own socket: a newer daemon may have replaced it. */
 		if (stat(sock_path, &st) == 0 && st.st_dev == sock_dev && st.st_ino == sock_ino)
@@ -294,9 +267,4 @@ ctlsock_stop(void)
 		close(listen_fd);
 		listen_fd = -1;
 	}
-	for (int i = 0; i < 2; i++)
-		if (stop_pipe[i] >= 0) {
-			close(stop_pipe[i]);
-			stop_pipe[i] = -1;
-		}
 }

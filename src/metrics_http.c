@@ -19,6 +19,7 @@
 #include "log.h"
 #include "metrics_http.h"
 #include "stats.h"
+#include "svcthread.h"
 
 struct hconn {
 	int fd;			/* -1: free */
@@ -30,20 +31,9 @@ struct hconn {
 };
 
 static int listen_fd = -1;
-static int stop_pipe[2] = { -1, -1 };
-static pthread_t thread;
-static int running;
+static struct svc_thread thread = SVC_THREAD_INIT;
 static int conns_ready;		/* conns[] initialised (their fds -1) */
 static struct hconn conns[METRICS_MAX_CONNS];
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 hconn_close(struct hconn *c)
@@ -199,7 +189,7 @@ accept_all(void)
 			continue;
 		}
 		c->fd = fd;
-		c->deadline = now_ms() + METRICS_TIMEOUT_MS;
+		c->deadline = svc_now_ms() + METRICS_TIMEOUT_MS;
 		c->inlen = 0;
 		c->in[0] = '\0';
 	}
@@ -212,10 +202,10 @@ metrics_main(void *arg)
 	for (;;) {
 		struct pollfd p[METRICS_MAX_CONNS + 2];
 		struct hconn *who[METRICS_MAX_CONNS + 2];
-		int64_t now = now_ms(), next = now + 1000;
+		int64_t now = svc_now_ms(), next = now + 1000;
 		int n = 0;
 
-		p[n] = (struct pollfd){ stop_pipe[0], POLLIN, 0 };
+		p[n] = (struct pollfd){ thread.stop_fd, POLLIN, 0 };
 		who[n++] = NULL;
 		p[n] = (struct pollfd){ listen_fd, POLLIN, 0 };
 		who[n++] = NULL;
@@ -300,8 +290,7 @@ metrics_http_start(const char *spec, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	socklen_t sslen;
-	sigset_t all, old;
-	int one = 1, rc;
+	int one = 1;
 
 	for (unsigned i = 0; i < METRICS_MAX_CONNS; i++)
 		conns[i].fd = -1;
@@ -320,21 +309,10 @@ metrics_http_start(const char *spec, char *err, size_t errlen)
 		listen_fd = -1;
 		return -1;
 	}
-	if (pipe2(stop_pipe, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "metrics: pipe: %s", strerror(errno));
+	if (svc_thread_start(&thread, metrics_main, "metrics", err, errlen) < 0) {
 		metrics_http_stop();
 		return -1;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	rc = pthread_create(&thread, NULL, metrics_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
-		snprintf(err, errlen, "metrics: thread: %s", strerror(rc));
-		metrics_http_stop();
-		return -1;
-	}
-	running = 1;
 	log_info("metrics: Prometheus exposition on http://%s/metrics", spec);
 	return 0;
 }
@@ -342,12 +320,7 @@ metrics_http_start(const char *spec, char *err, size_t errlen)
 void
 metrics_http_stop(void)
 {
-	if (running) {
-		if (write(stop_pipe[1], "x", 1) < 0)
-			log_warn("metrics: stop");
-		pthread_join(thread, NULL);
-		running = 0;
-	}
+	svc_thread_stop(&thread);
 	for (unsigned i = 0; conns_ready && i < METRICS_MAX_CONNS; i++)
 		if (conns[i].fd >= 0)
 			hconn_close(&conns[i]);
@@ -355,9 +328,4 @@ metrics_http_stop(void)
 		close(listen_fd);
 		listen_fd = -1;
 	}
-	for (int i = 0; i < 2; i++)
-		if (stop_pipe[i] >= 0) {
-			close(stop_pipe[i]);
-			stop_pipe[i] = -1;
-		}
 }

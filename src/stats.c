@@ -622,6 +622,26 @@ prom_label_value(char *buf, size_t len, const char *s)
 	buf[o] = '\0';
 }
 
+/* The per-client series: one family each, every client in it. */
+static uint64_t cl_calls(const struct client_info *c) { return c->calls; }
+static uint64_t cl_in(const struct client_info *c) { return c->bytes_in; }
+static uint64_t cl_out(const struct client_info *c) { return c->bytes_out; }
+static uint64_t cl_seen(const struct client_info *c) { return (uint64_t)c->last_seen; }
+
+static const struct client_metric {
+	const char *name, *type, *help;
+	uint64_t (*value)(const struct client_info *c);
+} client_metrics[] = {
+	{ "usernfsd_client_calls_total", "counter", "Calls answered, by client address.",
+	    cl_calls },
+	{ "usernfsd_client_request_bytes_total", "counter", "Bytes of calls, by client address.",
+	    cl_in },
+	{ "usernfsd_client_reply_bytes_total", "counter", "Bytes of replies, by client address.",
+	    cl_out },
+	{ "usernfsd_client_last_seen_timestamp_seconds", "gauge",
+	    "When a client was last seen (Unix time).", cl_seen },
+};
+
 void
 stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 {
@@ -760,32 +780,15 @@ stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 
 	/* Per client: bounded by the table (CLIENTS_MAX addresses). */
 	ncl = clients_list(&cl);
-	prom_head(out, "usernfsd_client_calls_total", "counter", "Calls answered, by client address.");
-	for (size_t i = 0; i < ncl; i++) {
-		prom_label_value(labels, sizeof(labels), cl[i].host);
-		fprintf(out, "usernfsd_client_calls_total{client=\"%s\"} %llu\n", labels,
-		    (unsigned long long)cl[i].calls);
-	}
-	prom_head(out, "usernfsd_client_request_bytes_total", "counter",
-	    "Bytes of calls, by client address.");
-	for (size_t i = 0; i < ncl; i++) {
-		prom_label_value(labels, sizeof(labels), cl[i].host);
-		fprintf(out, "usernfsd_client_request_bytes_total{client=\"%s\"} %llu\n", labels,
-		    (unsigned long long)cl[i].bytes_in);
-	}
-	prom_head(out, "usernfsd_client_reply_bytes_total", "counter",
-	    "Bytes of replies, by client address.");
-	for (size_t i = 0; i < ncl; i++) {
-		prom_label_value(labels, sizeof(labels), cl[i].host);
-		fprintf(out, "usernfsd_client_reply_bytes_total{client=\"%s\"} %llu\n", labels,
-		    (unsigned long long)cl[i].bytes_out);
-	}
-	prom_head(out, "usernfsd_client_last_seen_timestamp_seconds", "gauge",
-	    "When a client was last seen (Unix time).");
-	for (size_t i = 0; i < ncl; i++) {
-		prom_label_value(labels, sizeof(labels), cl[i].host);
-		fprintf(out, "usernfsd_client_last_seen_timestamp_seconds{client=\"%s\"} %lld\n", labels,
-		    (long long)cl[i].last_seen);
+	for (unsigned m = 0; m < sizeof(client_metrics) / sizeof(client_metrics[0]); m++) {
+		const struct client_metric *cm = &client_metrics[m];
+
+		prom_head(out, cm->name, cm->type, cm->help);
+		for (size_t i = 0; i < ncl; i++) {
+			prom_label_value(labels, sizeof(labels), cl[i].host);
+			fprintf(out, "%s{client=\"%s\"} %llu\n", cm->name, labels,
+			    (unsigned long long)cm->value(&cl[i]));
+		}
 	}
 	free(cl);
 }

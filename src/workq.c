@@ -89,22 +89,7 @@ static worker_free_fn q_rm;
 static unsigned
 host_hash(const struct sockaddr_storage *a)
 {
-	const uint8_t *p;
-	size_t n;
-	uint32_t h = 2166136261u;
-
-	if (a->ss_family == AF_INET) {
-		p = (const uint8_t *)&((const struct sockaddr_in *)a)->sin_addr;
-		n = 4;
-	} else if (a->ss_family == AF_INET6) {
-		p = (const uint8_t *)&((const struct sockaddr_in6 *)a)->sin6_addr;
-		n = 16;
-	} else {
-		return 0;
-	}
-	while (n--)
-		h = (h ^ *p++) * 16777619u;
-	return h % NCLIENTQ;
+	return sockaddr_host_hash(a) % NCLIENTQ;
 }
 
 /*
