@@ -288,10 +288,15 @@ setup_signals(sigset_t *waitmask)
 }
 
 static void
-reload(const char *file)
+reload(const struct daemon_opts *o)
 {
+	const char *file = o->exports_file;
 	struct export_table *t;
 
+	if (o->table) {
+		log_info("SIGHUP: the exports come from the command line; nothing to re-read");
+		return;
+	}
 	notify("RELOADING=1");
 	log_info("SIGHUP: re-reading %s", file);
 	t = exports_load(file, log_export_error, NULL);
@@ -371,6 +376,7 @@ daemon_run(const struct daemon_opts *o)
 	char err[512];
 	time_t last_tick = 0;
 	rlim_t nofile;
+	int registered;
 
 	if (!o->foreground)
 		detach();
@@ -389,7 +395,7 @@ daemon_run(const struct daemon_opts *o)
 		    errno == EPERM ? " (must not be readable by others)" : "");
 		startup_failed(err);
 	}
-	t = exports_load(o->exports_file, log_export_error, NULL);
+	t = o->table ? o->table : exports_load(o->exports_file, log_export_error, NULL);
 	if (t == NULL) {
 		snprintf(err, sizeof(err), "%s has errors; not starting", o->exports_file);
 		startup_failed(err);
@@ -414,9 +420,13 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed("cannot start the inode cache sweeper");
 	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
 		startup_failed("cannot start worker threads");
-	if (!o->no_rpcbind && register_programs(o, err, sizeof(err)) < 0) {
+	registered = !o->no_rpcbind;
+	if (registered && register_programs(o, err, sizeof(err)) < 0) {
 		rpcreg_unset_all();
-		startup_failed(err);
+		if (!o->rpcbind_optional)
+			startup_failed(err);
+		log_info("note: %s; serving without it", err);
+		registered = 0;
 	}
 	if (o->pidfile && write_pidfile(o->pidfile) < 0) {
 		snprintf(err, sizeof(err), "pidfile %s: %s", o->pidfile, strerror(errno));
@@ -436,6 +446,8 @@ daemon_run(const struct daemon_opts *o)
 	report("ok");
 	if (!o->foreground)
 		quiet_stdio();
+	if (o->ready)
+		o->ready(o->ready_arg, registered);
 
 	while (!got_term) {
 		time_t now;
@@ -446,7 +458,7 @@ daemon_run(const struct daemon_opts *o)
 		ppoll(NULL, 0, &second, &waitmask);
 		if (got_hup) {
 			got_hup = 0;
-			reload(o->exports_file);
+			reload(o);
 		}
 		now = time(NULL);
 		if (now != last_tick) {
@@ -458,7 +470,7 @@ daemon_run(const struct daemon_opts *o)
 
 	log_info("shutting down");
 	notify("STOPPING=1");
-	if (!o->no_rpcbind)
+	if (registered)
 		rpcreg_unset_all();
 	/* Requests already accepted finish and are answered before sockets close. */
 	workq_stop();
