@@ -9,7 +9,9 @@ build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto li
 # test rebuilds the kernel's NFS client from linux-source against the
 # headers of that kernel (tests/guest/build-nfs-udp).
 # clang (libFuzzer) and valgrind are for check.sh's fuzzing and memcheck runs.
-test="$build clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
+# debhelper (with dh-autoreconf), dpkg-dev and lintian build and check the
+# Debian package (tests/build-deb.sh), which integ_package installs.
+test="$build debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
 	linux-source-6.1 linux-headers-amd64"
 
 case "${1:-build}" in
