@@ -32,9 +32,14 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/usernfsd-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/usernfsd"
 start=$(date +%s)
-# What git tracks or would track, as it is in the tree (no build products).
-(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-	tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -C "$tmp/usernfsd" -xf -
+if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	# What git tracks or would track, as it is in the tree (no build products).
+	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+		tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -C "$tmp/usernfsd" -xf -
+else
+	# A release tarball's tree: all of it (dh_auto_clean runs make distclean).
+	cp -a "$top/." "$tmp/usernfsd/"
+fi
 rm -f "$out"/usernfsd*_*.deb "$out"/usernfsd_*.changes "$out"/usernfsd_*.buildinfo
 if ! (cd "$tmp/usernfsd" && DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
 	dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1; then
