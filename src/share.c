@@ -34,6 +34,7 @@
 
 #define NFS_PROG 100003
 #define MOUNT_PROG 100005
+#define NLM_PROG 100021
 
 static const char *const local_only[] = { "127.0.0.1", "::1" };
 
@@ -506,6 +507,9 @@ share_run(struct daemon_opts *o, const struct share_opts *s)
 	printf("usernfsd: every client acts as uid %u%s%s%s, gid %u: it reaches what that user "
 	    "can, nothing more\n", (unsigned)getuid(), pw ? " (" : "", pw ? pw->pw_name : "",
 	    pw ? ")" : "", (unsigned)getgid());
+	if (geteuid() == 0)
+		printf("usernfsd: note: that is root; run this as an ordinary user to share with "
+		    "that user's rights only\n");
 	if (s->nallow == 0)
 		printf("usernfsd: only this host may mount (127.0.0.1 and ::1); "
 		    "--allow ADDR/CIDR admits others\n");
@@ -535,6 +539,13 @@ share_run(struct daemon_opts *o, const struct share_opts *s)
 	 */
 	if (!o->no_nlm && (geteuid() != 0 || o->no_rpcbind))
 		o->no_nlm = 1;
+	/* The kernel's lockd (an NFS client mount here) keeps its registration. */
+	if (!o->no_nlm && (rpcbind_port(NLM_PROG, 4, IPPROTO_TCP) != 0 ||
+	    rpcbind_port(NLM_PROG, 4, IPPROTO_UDP) != 0)) {
+		printf("usernfsd: note: another lock manager is registered with rpcbind: "
+		    "not serving locks\n");
+		o->no_nlm = 1;
+	}
 	st.nlm = !o->no_nlm;
 	choose_host(s, o, st.host, sizeof(st.host));
 	o->ready = on_ready;
