@@ -28,7 +28,7 @@ usage(FILE *out)
 	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
 	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
-	    "  -S, --share DIR        serve DIR without an exports file, in the foreground,\n"
+	    "      --share DIR        serve DIR without an exports file, in the foreground,\n"
 	    "                         every client acting as the user who runs this; prints\n"
 	    "                         the mount command (repeatable)\n"
 	    "      --ro               with --share: read-only\n"
@@ -56,7 +56,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 	return 0;
 }
 
-enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_RO, OPT_ALLOW };
+enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_SHARE, OPT_RO, OPT_ALLOW };
 
 int
 main(int argc, char **argv)
@@ -75,7 +75,7 @@ main(int argc, char **argv)
 		{ "nlm-port", required_argument, NULL, OPT_NLM_PORT },
 		{ "grace", required_argument, NULL, OPT_GRACE },
 		{ "check-exports", no_argument, NULL, 'c' },
-		{ "share", required_argument, NULL, 'S' },
+		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "ro", no_argument, NULL, OPT_RO },
 		{ "allow", required_argument, NULL, OPT_ALLOW },
 		{ "debug", no_argument, NULL, 'd' },
@@ -102,10 +102,10 @@ main(int argc, char **argv)
 		perror("usernfsd");
 		return 1;
 	}
-	while ((c = getopt_long(argc, argv, "e:Fn:m:b:Rp:s:t:cS:dVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:Fn:m:b:Rp:s:t:cdVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': o.exports_file = optarg; exports_given = 1; break;
-		case 'S': dirs[so.ndirs++] = optarg; break;
+		case OPT_SHARE: dirs[so.ndirs++] = optarg; break;
 		case OPT_RO: so.ro = 1; break;
 		case OPT_ALLOW: allow[so.nallow++] = optarg; break;
 		case 'F': o.foreground = 1; break;
