@@ -58,8 +58,9 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 
 enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_SHARE, OPT_RO, OPT_ALLOW };
 
-int
-main(int argc, char **argv)
+/* dirs and allow have room for argc entries: the --share and --allow values. */
+static int
+run(int argc, char **argv, const char **dirs, const char **allow)
 {
 	static const struct option longopts[] = {
 		{ "exports", required_argument, NULL, 'e' },
@@ -91,17 +92,10 @@ main(int argc, char **argv)
 		.threads = DEFAULT_THREADS,
 		.grace_secs = DEFAULT_GRACE,
 	};
-	/* --share and --allow values: at most one per argument. */
-	const char **dirs = calloc((size_t)argc, sizeof(*dirs));
-	const char **allow = calloc((size_t)argc, sizeof(*allow));
 	struct share_opts so = { .dirs = dirs, .allow = allow };
 	int check = 0, exports_given = 0, c;
 	unsigned long v;
 
-	if (dirs == NULL || allow == NULL) {
-		perror("usernfsd");
-		return 1;
-	}
 	while ((c = getopt_long(argc, argv, "e:Fn:m:b:Rp:s:t:cdVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': o.exports_file = optarg; exports_given = 1; break;
@@ -170,4 +164,22 @@ main(int argc, char **argv)
 	if (check)
 		return daemon_check_exports(o.exports_file);
 	return daemon_run(&o);
+}
+
+int
+main(int argc, char **argv)
+{
+	/* --share and --allow values: at most one per argument. */
+	const char **dirs = calloc((size_t)argc, sizeof(*dirs));
+	const char **allow = calloc((size_t)argc, sizeof(*allow));
+	int rc;
+
+	if (dirs == NULL || allow == NULL) {
+		perror("usernfsd");
+		return 1;
+	}
+	rc = run(argc, argv, dirs, allow);
+	free(dirs);
+	free(allow);
+	return rc;
 }
