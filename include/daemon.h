@@ -10,6 +10,8 @@
 #define DEFAULT_GRACE 90	/* seconds, as knfsd's lockd */
 #define DEFAULT_CONTROL_PATH RUNSTATEDIR "/usernfsd.sock"
 
+struct export_table;
+
 struct daemon_opts {
 	const char *exports_file;
 	const char *bind_addr;
@@ -26,6 +28,16 @@ struct daemon_opts {
 	int foreground;
 	int no_rpcbind;
 	int debug;
+	/*
+	 * usernfsd --share: the export table, built in code (exports_file is
+	 * then only its name in messages, and SIGHUP re-reads nothing); a
+	 * failed rpcbind registration is a note, not fatal; ready() is called
+	 * once serving, told whether the programs are registered with rpcbind.
+	 */
+	struct export_table *table;
+	int rpcbind_optional;
+	void (*ready)(void *arg, int registered);
+	void *ready_arg;
 };
 
 /* Runs until SIGTERM/SIGINT; returns the process exit status. */

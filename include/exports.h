@@ -115,6 +115,21 @@ struct export_table *exports_parse_text(const char *name, const char *text,
  * as one table; then opens each export root (missing roots are errors).
  */
 struct export_table *exports_load(const char *file, exports_err_fn err, void *arg);
+/*
+ * A table built in code rather than parsed (usernfsd --share), through the
+ * parser's own option and client code: exports_new, then exports_add for
+ * each path (absolute and canonical), every client in clients[] (as written
+ * in an exports file: address, network, name, ...) getting the options in
+ * opts (as written between the parentheses: "rw,all_squash,anonuid=1000").
+ * Problems are reported as "what: message"; exports_add returns 0 or -1.
+ * exports_open then opens the export roots, as exports_load does; 0, or -1
+ * after reporting. The table is then ready for exports_install.
+ */
+struct export_table *exports_new(void);
+int exports_add(struct export_table *t, const char *what, const char *path,
+    const char *const *clients, size_t nclients, const char *opts,
+    exports_err_fn err, void *arg);
+int exports_open(struct export_table *t, exports_err_fn err, void *arg);
 void exports_free(struct export_table *t);
 void exports_print(FILE *out, const struct export_table *t);
 

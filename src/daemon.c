@@ -363,7 +363,13 @@ read_gauges(struct stats_gauges *g)
 static int
 ctl_reload(void *arg, FILE *errs)
 {
-	return reload(arg, "control socket", errs);
+	const struct daemon_opts *o = arg;
+
+	if (o->table) {
+		fprintf(errs, "the exports come from the command line (--share); nothing to re-read\n");
+		return -1;
+	}
+	return reload(o->exports_file, "control socket", errs);
 }
 
 /*
@@ -378,7 +384,7 @@ start_control(const struct daemon_opts *o)
 
 	if (strcmp(path, "none") == 0)
 		return;
-	if (ctlsock_start(path, ctl_reload, (void *)o->exports_file, err, sizeof(err)) == 0)
+	if (ctlsock_start(path, ctl_reload, (void *)o, err, sizeof(err)) == 0)
 		return;
 	if (o->control_path)
 		startup_failed(err);
@@ -454,6 +460,7 @@ daemon_run(const struct daemon_opts *o)
 	char err[512];
 	time_t last_tick = 0;
 	rlim_t nofile;
+	int registered;
 
 	if (!o->foreground)
 		detach();
@@ -472,7 +479,7 @@ daemon_run(const struct daemon_opts *o)
 		    errno == EPERM ? " (must not be readable by others)" : "");
 		startup_failed(err);
 	}
-	t = exports_load(o->exports_file, log_export_error, NULL);
+	t = o->table ? o->table : exports_load(o->exports_file, log_export_error, NULL);
 	if (t == NULL) {
 		snprintf(err, sizeof(err), "%s has errors; not starting", o->exports_file);
 		startup_failed(err);
@@ -502,9 +509,13 @@ daemon_run(const struct daemon_opts *o)
 	start_control(o);
 	if (o->metrics_addr && metrics_http_start(o->metrics_addr, err, sizeof(err)) < 0)
 		startup_failed(err);
-	if (!o->no_rpcbind && register_programs(o, err, sizeof(err)) < 0) {
+	registered = !o->no_rpcbind;
+	if (registered && register_programs(o, err, sizeof(err)) < 0) {
 		rpcreg_unset_all();
-		startup_failed(err);
+		if (!o->rpcbind_optional)
+			startup_failed(err);
+		log_info("note: %s; serving without it", err);
+		registered = 0;
 	}
 	if (o->pidfile && write_pidfile(o->pidfile) < 0) {
 		snprintf(err, sizeof(err), "pidfile %s: %s", o->pidfile, strerror(errno));
@@ -524,6 +535,8 @@ daemon_run(const struct daemon_opts *o)
 	report("ok");
 	if (!o->foreground)
 		quiet_stdio();
+	if (o->ready)
+		o->ready(o->ready_arg, registered);
 
 	while (!got_term) {
 		time_t now;
@@ -534,7 +547,10 @@ daemon_run(const struct daemon_opts *o)
 		ppoll(NULL, 0, &second, &waitmask);
 		if (got_hup) {
 			got_hup = 0;
-			reload(o->exports_file, "SIGHUP", NULL);
+			if (o->table)
+				log_info("SIGHUP: the exports come from the command line; nothing to re-read");
+			else
+				reload(o->exports_file, "SIGHUP", NULL);
 		}
 		now = time(NULL);
 		if (now != last_tick) {
@@ -548,7 +564,7 @@ daemon_run(const struct daemon_opts *o)
 	notify("STOPPING=1");
 	metrics_http_stop();
 	ctlsock_stop();
-	if (!o->no_rpcbind)
+	if (registered)
 		rpcreg_unset_all();
 	/* Requests already accepted finish and are answered before sockets close. */
 	workq_stop();

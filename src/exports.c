@@ -64,7 +64,11 @@ perr(struct parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	report(p, "%s:%u: %s", p->name, p->line, msg);
+	/* Line 0: no file, an export built in code (exports_add). */
+	if (p->line == 0)
+		report(p, "%s: %s", p->name, msg);
+	else
+		report(p, "%s:%u: %s", p->name, p->line, msg);
 }
 
 static void *
@@ -782,7 +786,9 @@ resolve_export_id(struct parser *p, struct export *e)
 static const char *
 where(const struct parser *p, const struct export *other, char *buf, size_t len)
 {
-	if (strcmp(other->file, p->name) == 0)
+	if (other->line == 0)
+		snprintf(buf, len, "%s", other->file);
+	else if (strcmp(other->file, p->name) == 0)
 		snprintf(buf, len, "line %u", other->line);
 	else
 		snprintf(buf, len, "%s:%u", other->file, other->line);
@@ -1074,8 +1080,12 @@ open_roots(struct parser *p, struct export_table *t)
 		if (e->rootfd < 0 && errno == EACCES)
 			e->rootfd = open(e->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (e->rootfd < 0 || fstat(e->rootfd, &st) < 0) {
-			report(p, "%s:%u: cannot open export %s: %s", e->file, e->line, e->path,
-			    strerror(errno));
+			if (e->line == 0)
+				report(p, "%s: cannot open export %s: %s", e->file, e->path,
+				    strerror(errno));
+			else
+				report(p, "%s:%u: cannot open export %s: %s", e->file, e->line,
+				    e->path, strerror(errno));
 			continue;
 		}
 		e->dev = st.st_dev;
@@ -1100,6 +1110,73 @@ exports_load(const char *file, exports_err_fn err, void *arg)
 	}
 	t->refs = 1;
 	return t;
+}
+
+/* ---- tables built in code (usernfsd --share) ---- */
+
+struct export_table *
+exports_new(void)
+{
+	return new_table();
+}
+
+int
+exports_add(struct export_table *t, const char *what, const char *path,
+    const char *const *clients, size_t nclients, const char *opts,
+    exports_err_fn err, void *arg)
+{
+	struct parser p = { .name = what, .err = err, .arg = arg };
+	struct export e = { .rootfd = -1 };
+	struct export_opts o = default_opts();
+
+	if (check_path(&p, "export path", path) < 0 || apply_options(&p, opts, &o) < 0)
+		goto fail;
+	e.path = strip_slashes(path);
+	e.file = xstrdup(what);
+	if (nclients == 0) {
+		perr(&p, "no clients for %s", e.path);
+		goto fail;
+	}
+	for (size_t i = 0; i < nclients; i++) {
+		struct export_client c;
+
+		/* What parse_client_token does for "client(opts)", opts parsed once. */
+		memset(&c, 0, sizeof(c));
+		opts_copy(&c.opts, &o);
+		if (parse_host(&p, clients[i], &c) < 0) {
+			free_client(&c);
+			goto fail;
+		}
+		for (size_t k = 0; k < e.nclients; k++)
+			if (same_client(&e.clients[k], &c)) {
+				perr(&p, "client '%s' given twice", c.spec);
+				free_client(&c);
+				goto fail;
+			}
+		add_client(&e, &c);
+	}
+	if (resolve_export_id(&p, &e) < 0 || check_unique(&p, &e, t) < 0)
+		goto fail;
+	t->exports = xrealloc(t->exports, t->n + 1, sizeof(*t->exports));
+	t->exports[t->n++] = e;
+	free(o.mountpoint);
+	return 0;
+fail:
+	free(o.mountpoint);
+	free_export(&e);
+	return -1;
+}
+
+int
+exports_open(struct export_table *t, exports_err_fn err, void *arg)
+{
+	struct parser p = { .name = "", .err = err, .arg = arg };
+
+	open_roots(&p, t);
+	if (p.nerrors)
+		return -1;
+	t->refs = 1;
+	return 0;
 }
 
 void

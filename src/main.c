@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "daemon.h"
+#include "share.h"
 
 static void
 usage(FILE *out)
 {
 	fprintf(out,
 	    "usage: usernfsd [options]\n"
+	    "       usernfsd --share DIR [--share DIR2 ...] [--ro] [--allow ADDR/CIDR ...] [options]\n"
 	    "  -e, --exports FILE     exports file (default /etc/exports)\n"
 	    "  -F, --foreground       stay attached and log to stderr\n"
 	    "  -n, --nfs-port N       NFS port (default %d)\n"
@@ -28,6 +30,12 @@ usage(FILE *out)
 	    "      --control PATH     control socket for usernfsctl (default %s; none: off)\n"
 	    "      --metrics ADDR:PORT  serve Prometheus metrics over HTTP there (default: off)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
+	    "      --share DIR        serve DIR without an exports file, in the foreground,\n"
+	    "                         every client acting as the user who runs this; prints\n"
+	    "                         the mount command (repeatable)\n"
+	    "      --ro               with --share: read-only\n"
+	    "      --allow ADDR/CIDR  with --share: who may mount (repeatable; default: this\n"
+	    "                         host only, 127.0.0.1 and ::1)\n"
 	    "  -d, --debug            log every call\n"
 	    "  -V, --version          print the version and exit\n"
 	    "  -h, --help             print this help and exit\n",
@@ -51,10 +59,11 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 	return 0;
 }
 
-enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS };
+enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW };
 
-int
-main(int argc, char **argv)
+/* dirs and allow have room for argc entries: the --share and --allow values. */
+static int
+run(int argc, char **argv, const char **dirs, const char **allow)
 {
 	static const struct option longopts[] = {
 		{ "exports", required_argument, NULL, 'e' },
@@ -72,6 +81,9 @@ main(int argc, char **argv)
 		{ "control", required_argument, NULL, OPT_CONTROL },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "check-exports", no_argument, NULL, 'c' },
+		{ "share", required_argument, NULL, OPT_SHARE },
+		{ "ro", no_argument, NULL, OPT_RO },
+		{ "allow", required_argument, NULL, OPT_ALLOW },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -85,12 +97,16 @@ main(int argc, char **argv)
 		.threads = DEFAULT_THREADS,
 		.grace_secs = DEFAULT_GRACE,
 	};
-	int check = 0, c;
+	struct share_opts so = { .dirs = dirs, .allow = allow };
+	int check = 0, exports_given = 0, c;
 	unsigned long v;
 
 	while ((c = getopt_long(argc, argv, "e:Fn:m:b:Rp:s:t:cdVh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'e': o.exports_file = optarg; break;
+		case 'e': o.exports_file = optarg; exports_given = 1; break;
+		case OPT_SHARE: dirs[so.ndirs++] = optarg; break;
+		case OPT_RO: so.ro = 1; break;
+		case OPT_ALLOW: allow[so.nallow++] = optarg; break;
 		case 'F': o.foreground = 1; break;
 		case 'n':
 		case 'm':
@@ -99,10 +115,13 @@ main(int argc, char **argv)
 				fprintf(stderr, "usernfsd: bad port '%s'\n", optarg);
 				return 2;
 			}
-			if (c == 'n')
+			if (c == 'n') {
 				o.nfs_port = (uint16_t)v;
-			else if (c == 'm')
+				so.nfs_port_given = 1;
+			} else if (c == 'm') {
 				o.mount_port = (uint16_t)v;
+				so.mount_port_given = 1;
+			}
 			else
 				o.nlm_port = (uint16_t)v;
 			break;
@@ -120,7 +139,7 @@ main(int argc, char **argv)
 		case 'b': o.bind_addr = optarg; break;
 		case 'R': o.no_rpcbind = 1; break;
 		case 'p': o.pidfile = optarg; break;
-		case 's': o.statedir = optarg; break;
+		case 's': o.statedir = optarg; so.statedir_given = 1; break;
 		case 't':
 			if (parse_num(optarg, 1, 1024, &v) < 0) {
 				fprintf(stderr, "usernfsd: bad thread count '%s'\n", optarg);
@@ -139,7 +158,35 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (so.ndirs == 0 && (so.ro || so.nallow)) {
+		fprintf(stderr, "usernfsd: --ro and --allow go with --share\n");
+		return 2;
+	}
+	if (so.ndirs && exports_given) {
+		fprintf(stderr, "usernfsd: --share serves without an exports file: not with --exports\n");
+		return 2;
+	}
+	if (so.ndirs)
+		return check ? share_check(&so) : share_run(&o, &so);
 	if (check)
 		return daemon_check_exports(o.exports_file);
 	return daemon_run(&o);
+}
+
+int
+main(int argc, char **argv)
+{
+	/* --share and --allow values: at most one per argument. */
+	const char **dirs = calloc((size_t)argc, sizeof(*dirs));
+	const char **allow = calloc((size_t)argc, sizeof(*allow));
+	int rc;
+
+	if (dirs == NULL || allow == NULL) {
+		perror("usernfsd");
+		return 1;
+	}
+	rc = run(argc, argv, dirs, allow);
+	free(dirs);
+	free(allow);
+	return rc;
 }

@@ -2,7 +2,8 @@
 # Runs the whole test suite: installs the test dependencies, builds with
 # warnings as errors, runs `make check` (unit tests, rpcinfo/showmount/
 # libnfs integration tests, the Linux kernel client under QEMU) and
-# `make distcheck`. Then, each in its own build tree made from the release
+# `make distcheck`, and builds the Debian package (dpkg-buildpackage in a
+# copy of the tree, then lintian). Then, each in its own build tree made from the release
 # tarball: `make check` again built with AddressSanitizer + UBSan (_asan/),
 # the libFuzzer targets for FUZZ_TIME seconds each (_fuzz/, `make
 # fuzz-smoke`), and the integration tests once more with the daemon under
@@ -29,6 +30,26 @@ autoreconf -fi
 make -j"$(nproc)"
 
 status=0
+# The Debian package, as CI builds it from a clean clone: dpkg-buildpackage
+# in a copy of the tree (this one stays as it is), then lintian, whose
+# errors fail the run. tests/integ_package.sh installs this .deb in the
+# QEMU guest (USERNFSD_DEB) instead of building its own.
+tp=$(date +%s)
+debstatus=0
+sh tests/build-deb.sh "$top/_deb" >"$top/_deb.log" 2>&1 || debstatus=$?
+cat "$top/_deb.log"
+lint=$(sed -n 's/^build-deb: lintian: \([0-9]* errors, [0-9]* warnings\).*/\1/p' "$top/_deb.log")
+case $debstatus in
+0) deb="ok, lintian: $lint" ;;
+2) deb="FAILED: lintian: $lint"; status=1 ;;
+*) deb="FAILED: dpkg-buildpackage (exit $debstatus; log: _deb/build.log)"; status=1 ;;
+esac
+deb="$deb ($(( $(date +%s) - tp )) s)"
+if [ "$debstatus" -eq 0 ] || [ "$debstatus" -eq 2 ]; then
+	USERNFSD_DEB=$(ls "$top"/_deb/usernfsd_*.deb)
+	export USERNFSD_DEB
+fi
+
 # Serial on purpose: the integration tests share rpcbind and test ports.
 make check || status=1
 # show_failures DIR: the end of every failed test's log under DIR
@@ -57,7 +78,9 @@ pass=$(count . PASS)
 fail=$(count . 'FAIL\|ERROR')
 skip=$(count . SKIP)
 summary="make check (gcc, -Werror)         $pass passed, $fail failed, $skip skipped
-make distcheck                    $distcheck"
+make distcheck                    $distcheck
+Debian package + lintian          $deb"
+case $deb in FAILED*) fail=$((fail + 1)) ;; esac
 t1=$(date +%s)
 
 # Separate trees from the tarball: a source tree configured in place

@@ -11,7 +11,9 @@ build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto li
 # clang (libFuzzer) and valgrind are for check.sh's fuzzing and memcheck runs.
 # prometheus (promtool and the server), jq and curl check the statistics
 # (integ_stats.sh); python3 drives the metrics listener's hostile clients.
-test="$build clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
+# debhelper (with dh-autoreconf), dpkg-dev and lintian build and check the
+# Debian package (tests/build-deb.sh), which integ_package installs.
+test="$build debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
 	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3"
 
 case "${1:-build}" in

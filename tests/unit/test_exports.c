@@ -821,6 +821,66 @@ test_exports_d(void)
 	CHECK(rmdir(tmpdir) == 0);
 }
 
+/*
+ * A table built in code (usernfsd --share): the same options and client
+ * matching as a parsed line, its errors named by "what", no line number.
+ */
+static void
+test_built(void)
+{
+	static const char *const clients[] = { "127.0.0.1", "::1", "10.1.0.0/16" };
+	static const char *const twice[] = { "127.0.0.1", "127.0.0.1" };
+	static const char *const badnet[] = { "10.0.0.0/99" };
+	struct export_table *t = exports_new(), *p;
+	const struct export_client *c;
+
+	errs[0] = '\0';
+	CHECK(exports_add(t, "--allow", "/srv/a/", clients, 3,
+	    "rw,all_squash,anonuid=1000,anongid=100,insecure,no_subtree_check,sync",
+	    collect, NULL) == 0);
+	CHECK(t->n == 1 && strcmp(t->exports[0].path, "/srv/a") == 0 && t->exports[0].nclients == 3);
+	/* What the same line in a file gives: one code path. */
+	p = parse("/srv/a 127.0.0.1(rw,all_squash,anonuid=1000,anongid=100,insecure,no_subtree_check,sync)\n");
+	CHECK(p != NULL && t->n == 1 && p->exports[0].id == t->exports[0].id &&
+	    p->exports[0].clients[0].opts.flags == t->exports[0].clients[0].opts.flags);
+	exports_free(p);
+	if (t->n == 1) {
+		c = match(&t->exports[0], "127.0.0.1");
+		CHECK(c && !(c->opts.flags & (EXP_RO | EXP_SECURE | EXP_ASYNC)) &&
+		    (c->opts.flags & EXP_ALL_SQUASH) && c->opts.anonuid == 1000 && c->opts.anongid == 100);
+		CHECK(match(&t->exports[0], "::1") != NULL);
+		CHECK(match(&t->exports[0], "10.1.2.3") != NULL);
+		CHECK(match(&t->exports[0], "10.2.0.1") == NULL);
+		CHECK(match(&t->exports[0], "192.0.2.1") == NULL);
+	}
+	CHECK(exports_add(t, "--allow", "/srv/b", clients, 1, "ro,all_squash", collect, NULL) == 0);
+	CHECK(t->n == 2 && t->n == 2 && (t->exports[1].clients[0].opts.flags & EXP_RO));
+	CHECK(errs[0] == '\0');
+	/* Errors: named by "what", without a line number. */
+	CHECK(exports_add(t, "--allow", "/srv/a", clients, 1, "rw", collect, NULL) < 0);
+	CHECK(strstr(errs, "--allow: /srv/a is already exported at --allow") != NULL);
+	errs[0] = '\0';
+	CHECK(exports_add(t, "--allow", "/srv/c", twice, 2, "rw", collect, NULL) < 0);
+	CHECK(strstr(errs, "--allow: client '127.0.0.1' given twice") != NULL);
+	errs[0] = '\0';
+	CHECK(exports_add(t, "--allow", "/srv/c", badnet, 1, "rw", collect, NULL) < 0);
+	CHECK(strstr(errs, "--allow: bad network '10.0.0.0/99'") != NULL);
+	errs[0] = '\0';
+	CHECK(exports_add(t, "--allow", "/srv/c", clients, 0, "rw", collect, NULL) < 0);
+	CHECK(exports_add(t, "--allow", "/srv/c", clients, 1, "rw,bogus", collect, NULL) < 0);
+	CHECK(exports_add(t, "--allow", "srv/c", clients, 1, "rw", collect, NULL) < 0);
+	CHECK(t->n == 2);
+	/* Opening the roots: a missing one is reported without a line number. */
+	errs[0] = '\0';
+	CHECK(exports_open(t, collect, NULL) < 0);
+	CHECK(strstr(errs, "--allow: cannot open export /srv/a") != NULL);
+	exports_free(t);
+	t = exports_new();
+	CHECK(exports_add(t, "--share", "/", clients, 1, "ro", collect, NULL) == 0);
+	CHECK(exports_open(t, collect, NULL) == 0 && t->refs == 1 && t->exports[0].rootfd >= 0);
+	exports_free(t);
+}
+
 int
 main(void)
 {
@@ -841,5 +901,6 @@ main(void)
 	test_escapes();
 	test_print();
 	test_exports_d();
+	test_built();
 	return unit_done("test_exports");
 }
