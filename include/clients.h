@@ -2,8 +2,9 @@
  * The clients seen: per address, calls, bytes and when last seen, for
  * `usernfsctl clients` and the metrics.  A bounded table (CLIENTS_MAX
  * entries): a new address takes the least recently seen entry of its
- * bucket.  Each bucket has its own lock, so calls from different clients
- * never wait for each other, and nothing here is global per call.
+ * bucket.  Each bucket has its own lock, taken only to find an entry or
+ * give one to a new address: a thread counts a run of calls from one
+ * client with atomic adds into the entry it remembers (clients.c).
  */
 #ifndef USERNFSD_CLIENTS_H
 #define USERNFSD_CLIENTS_H

@@ -16,7 +16,8 @@
 struct client_ent {
 	struct sockaddr_storage addr;	/* host only: the port is zero */
 	int used;
-	struct client_info info;
+	unsigned gen;			/* bumped when the entry is given to another address */
+	struct client_info info;	/* counters and last_seen: atomic (the fast path) */
 };
 
 struct bucket {
@@ -35,6 +36,28 @@ init_locks(void)
 }
 
 
+/*
+ * Each thread remembers the entry it counted its last call in: a server's
+ * calls come in runs from one client, and with one client (the common
+ * case, and the bench) every call would otherwise take the same bucket
+ * lock.  A remembered entry is used only while its generation is
+ * unchanged; the counters are atomic, so the lock is only for finding an
+ * entry and for giving one to a new address.
+ */
+static __thread struct client_ent *memo;
+static __thread unsigned memo_gen;
+static __thread struct sockaddr_storage memo_addr;
+
+static void
+count_in(struct client_ent *e, size_t bytes_in, size_t bytes_out, time_t now)
+{
+	__atomic_fetch_add(&e->info.calls, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&e->info.bytes_in, bytes_in, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&e->info.bytes_out, bytes_out, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&e->info.last_seen, __ATOMIC_RELAXED) != now)
+		__atomic_store_n(&e->info.last_seen, now, __ATOMIC_RELAXED);
+}
+
 void
 clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out)
 {
@@ -44,6 +67,11 @@ clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t b
 
 	if (addr->ss_family != AF_INET && addr->ss_family != AF_INET6)
 		return;
+	if (memo && __atomic_load_n(&memo->gen, __ATOMIC_ACQUIRE) == memo_gen &&
+	    sockaddr_same_host(&memo_addr, addr)) {
+		count_in(memo, bytes_in, bytes_out, now);
+		return;
+	}
 	pthread_once(&init_once, init_locks);
 	b = &buckets[sockaddr_host_hash(addr) % NBUCKETS];
 	pthread_mutex_lock(&b->lock);
@@ -59,18 +87,23 @@ clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t b
 			oldest = c;
 	}
 	if (e == NULL) {
-		/* A new address: the bucket's least recently seen entry makes room. */
+		/*
+		 * A new address: the bucket's least recently seen entry makes
+		 * room.  Its generation changes first, so threads that
+		 * remember it for its old address stop counting there.
+		 */
 		e = oldest;
-		memset(e, 0, sizeof(*e));
+		__atomic_store_n(&e->gen, e->gen + 1, __ATOMIC_RELEASE);
 		e->used = 1;
 		e->addr = *addr;
+		memset(&e->info, 0, sizeof(e->info));
 		sockaddr_text(addr, e->info.host, sizeof(e->info.host));
 		e->info.first_seen = now;
 	}
-	e->info.calls++;
-	e->info.bytes_in += bytes_in;
-	e->info.bytes_out += bytes_out;
-	e->info.last_seen = now;
+	count_in(e, bytes_in, bytes_out, now);
+	memo = e;
+	memo_gen = e->gen;
+	memo_addr = *addr;
 	pthread_mutex_unlock(&b->lock);
 }
 
@@ -94,9 +127,18 @@ clients_list(struct client_info **out)
 	pthread_once(&init_once, init_locks);
 	for (unsigned i = 0; i < NBUCKETS; i++) {
 		pthread_mutex_lock(&buckets[i].lock);
-		for (unsigned k = 0; k < WAYS; k++)
-			if (buckets[i].ent[k].used)
-				v[n++] = buckets[i].ent[k].info;
+		for (unsigned k = 0; k < WAYS; k++) {
+			struct client_info *in = &buckets[i].ent[k].info;
+
+			if (!buckets[i].ent[k].used)
+				continue;
+			v[n] = *in;
+			v[n].calls = __atomic_load_n(&in->calls, __ATOMIC_RELAXED);
+			v[n].bytes_in = __atomic_load_n(&in->bytes_in, __ATOMIC_RELAXED);
+			v[n].bytes_out = __atomic_load_n(&in->bytes_out, __ATOMIC_RELAXED);
+			v[n].last_seen = __atomic_load_n(&in->last_seen, __ATOMIC_RELAXED);
+			n++;
+		}
 		pthread_mutex_unlock(&buckets[i].lock);
 	}
 	qsort(v, n, sizeof(*v), by_last_seen);
