@@ -29,7 +29,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "log.h"
 #include "stats.h"
@@ -230,27 +229,13 @@ wake_one_locked(void)
  * in flight), nobody would read the sockets until it did, and a call from
  * anyone else would wait behind the whole queue unread, where fairness
  * cannot see it.  So a busy thread looks at the sockets without waiting
- * when nobody has for POLL_GAP_NS; one at a time.
+ * when no thread waits there and no busy one has looked for POLL_GAP_US;
+ * one at a time.
  */
-#define POLL_GAP_NS 250000
+#define POLL_GAP_US 250
 
-static uint64_t last_poll_ns;	/* when a thread last came back from the sockets */
+static uint64_t last_poll_us;	/* under q_lock: when a busy thread last looked */
 static int polling;
-
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void
-note_poll(void)
-{
-	__atomic_store_n(&last_poll_ns, mono_ns(), __ATOMIC_RELAXED);
-}
 
 /* With q_lock held: is it a busy thread's turn to look at the sockets? (claims it) */
 static int
@@ -258,7 +243,7 @@ poll_due_locked(void)
 {
 	if (q_idle > 0 || polling || q_stopping)
 		return 0;	/* a waiting thread gets the events itself */
-	if (mono_ns() - __atomic_load_n(&last_poll_ns, __ATOMIC_RELAXED) < POLL_GAP_NS)
+	if (stats_now_us() - last_poll_us < POLL_GAP_US)
 		return 0;
 	polling = 1;
 	return 1;
@@ -281,10 +266,10 @@ worker_main(void *arg)
 			tl_credit = 1;		/* it takes from the queue right after */
 			tl_pushed = 0;
 			kicks = transport_poll();
-			note_poll();
 			tl_credit = 0;
 			pthread_mutex_lock(&q_lock);
 			polling = 0;
+			last_poll_us = stats_now_us();
 			q_kicked -= kicks < q_kicked ? kicks : q_kicked;
 		}
 		if ((req = take_locked(&bulk)) != NULL) {
@@ -316,7 +301,6 @@ worker_main(void *arg)
 		tl_credit = 1;
 		tl_pushed = 0;
 		kicks = transport_wait();
-		note_poll();
 		tl_credit = 0;
 		pthread_mutex_lock(&q_lock);
 		q_idle--;
