@@ -30,6 +30,7 @@
 #include "exports.h"
 #include "fh.h"
 #include "fsops.h"
+#include "heads.h"
 #include "icache.h"
 #include "locks.h"
 #include "log.h"
@@ -474,7 +475,10 @@ daemon_run(const struct daemon_opts *o)
 		snprintf(err, sizeof(err), "state directory %s: %s", o->statedir, strerror(errno));
 		startup_failed(err);
 	}
-	if (fh_load_or_create_key(o->statedir) < 0) {
+	if (o->handle_key) {
+		if (handlekey_load(o->handle_key, err, sizeof(err)) < 0)
+			startup_failed(err);
+	} else if (fh_load_or_create_key(o->statedir) < 0) {
 		snprintf(err, sizeof(err), "%s/handle-key: %s%s", o->statedir, strerror(errno),
 		    errno == EPERM ? " (must not be readable by others)" : "");
 		startup_failed(err);
