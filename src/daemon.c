@@ -92,6 +92,7 @@ daemon_check_exports(const char *file)
 		return 1;
 	}
 	exports_print(stdout, t);
+	fhcheck_exports(t, print_export_error, stderr);
 	exports_free(t);
 	return 0;
 }
@@ -328,6 +329,7 @@ reload(const char *file, const char *why, FILE *errs)
 	} else {
 		if (errs)
 			fprintf(errs, "%s: %zu exports in force\n", file, t->n);
+		fhcheck_exports(t, reload_error, errs);
 		exports_install(t);
 	}
 	notify("READY=1");
@@ -488,6 +490,7 @@ daemon_run(const struct daemon_opts *o)
 		snprintf(err, sizeof(err), "%s has errors; not starting", o->exports_file);
 		startup_failed(err);
 	}
+	fhcheck_exports(t, log_export_error, NULL);
 	exports_install(t);
 	nofile = raise_fd_limit();
 	icache_init(icache_capacity(nofile));
