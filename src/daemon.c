@@ -424,6 +424,25 @@ register_programs(const struct daemon_opts *o, char *err, size_t errlen)
 }
 
 /*
+ * Several heads (--grace-dir): our grace period goes on the shared record
+ * before we serve, so the other heads hold new locks back from now on.
+ */
+static void
+start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
+{
+	char err[512];
+
+	if (o->grace_dir == NULL)
+		return;
+	if (grace_shared_init(o->grace_dir, o->statedir) < 0 ||
+	    grace_shared_begin(grace_secs) < 0) {
+		snprintf(err, sizeof(err), "grace directory %s (identity: the last component of "
+		    "%s): %s", o->grace_dir, o->statedir, strerror(errno));
+		startup_failed(err);
+	}
+}
+
+/*
  * The lock manager: our NSM state and the clients the last run had (they
  * may reclaim during the grace period), then its threads.
  */
@@ -445,6 +464,7 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 	}
 	/* Nobody held a lock from us: nobody can reclaim, so no grace period. */
 	c.grace_secs = previous > 0 ? o->grace_secs : 0;
+	start_shared_grace(o, c.grace_secs);
 	c.max_files = nofile / 8 < 4096 ? (unsigned)(nofile / 8) : 4096;
 	if (locks_start(&c) < 0)
 		startup_failed("cannot start the lock manager");
@@ -564,6 +584,7 @@ daemon_run(const struct daemon_opts *o)
 			last_tick = now;
 			transport_tick();
 			fs_tick();
+			grace_shared_tick();
 		}
 	}
 
