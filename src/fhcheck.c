@@ -53,10 +53,11 @@ probe_handle(const char *path, unsigned *needed)
 static void
 where_of(const struct export *e, char *where, size_t len)
 {
+	/* Line 0: built in code (--share), where the export's path says it all. */
 	if (e->line)
 		snprintf(where, len, "%s:%u: ", e->file, e->line);
 	else
-		snprintf(where, len, "%s: ", e->file);
+		where[0] = '\0';
 }
 
 static int

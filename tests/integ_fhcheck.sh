@@ -5,6 +5,7 @@
 #     valid across remounts only with export support
 #   - /proc/sys: no kernel handles at all (name_to_handle_at: EOPNOTSUPP)
 #   - an ordinary directory is not named
+#   - --share DIR --check-exports names a FUSE directory too
 #   - what the warning says is true: a handle of a file on the FUSE export
 #     is stale once the FUSE file system is mounted again
 . "$(dirname "$0")/lib.sh"
@@ -41,6 +42,10 @@ expect_line "--check-exports names /proc/sys (no kernel handles) with file:line"
 if printf '%s\n' "$OUT" | grep -q "warning: export $PLAIN "; then
 	not_ok "--check-exports does not name the ordinary export" "$OUT"
 else ok "--check-exports does not name the ordinary export"; fi
+
+OUT=$("$USERNFSD" --share "$FUSE" --check-exports 2>&1)
+expect_line "--share --check-exports names a FUSE directory" \
+	"^usernfsd: warning: export $FUSE is on a FUSE file system" "$OUT"
 
 # ---- start-up ----
 start_daemon "$TABLE" --no-rpcbind --no-nlm
