@@ -18,6 +18,8 @@ struct daemon_opts {
 	const char *pidfile;
 	const char *statedir;
 	const char *control_path;	/* NULL: DEFAULT_CONTROL_PATH; "none": no control socket */
+	const char *handle_key;		/* --handle-key FILE, or NULL: STATEDIR/handle-key */
+	const char *grace_dir;		/* --grace-dir DIR: the heads' shared grace record, or NULL */
 	const char *metrics_addr;	/* ADDR:PORT of the Prometheus listener, or NULL */
 	uint16_t nfs_port;
 	uint16_t mount_port;

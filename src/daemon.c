@@ -30,6 +30,7 @@
 #include "exports.h"
 #include "fh.h"
 #include "fsops.h"
+#include "heads.h"
 #include "icache.h"
 #include "locks.h"
 #include "log.h"
@@ -91,6 +92,7 @@ daemon_check_exports(const char *file)
 		return 1;
 	}
 	exports_print(stdout, t);
+	fhcheck_exports(t, print_export_error, stderr);
 	exports_free(t);
 	return 0;
 }
@@ -327,6 +329,7 @@ reload(const char *file, const char *why, FILE *errs)
 	} else {
 		if (errs)
 			fprintf(errs, "%s: %zu exports in force\n", file, t->n);
+		fhcheck_exports(t, reload_error, errs);
 		exports_install(t);
 	}
 	notify("READY=1");
@@ -421,6 +424,25 @@ register_programs(const struct daemon_opts *o, char *err, size_t errlen)
 }
 
 /*
+ * Several heads (--grace-dir): our grace period goes on the shared record
+ * before we serve, so the other heads hold new locks back from now on.
+ */
+static void
+start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
+{
+	char err[512];
+
+	if (o->grace_dir == NULL)
+		return;
+	if (grace_shared_init(o->grace_dir, o->statedir) < 0 ||
+	    grace_shared_begin(grace_secs) < 0) {
+		snprintf(err, sizeof(err), "grace directory %s (identity: the last component of "
+		    "%s): %s", o->grace_dir, o->statedir, strerror(errno));
+		startup_failed(err);
+	}
+}
+
+/*
  * The lock manager: our NSM state and the clients the last run had (they
  * may reclaim during the grace period), then its threads.
  */
@@ -442,6 +464,7 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 	}
 	/* Nobody held a lock from us: nobody can reclaim, so no grace period. */
 	c.grace_secs = previous > 0 ? o->grace_secs : 0;
+	start_shared_grace(o, c.grace_secs);
 	c.max_files = nofile / 8 < 4096 ? (unsigned)(nofile / 8) : 4096;
 	if (locks_start(&c) < 0)
 		startup_failed("cannot start the lock manager");
@@ -474,7 +497,10 @@ daemon_run(const struct daemon_opts *o)
 		snprintf(err, sizeof(err), "state directory %s: %s", o->statedir, strerror(errno));
 		startup_failed(err);
 	}
-	if (fh_load_or_create_key(o->statedir) < 0) {
+	if (o->handle_key) {
+		if (handlekey_load(o->handle_key, err, sizeof(err)) < 0)
+			startup_failed(err);
+	} else if (fh_load_or_create_key(o->statedir) < 0) {
 		snprintf(err, sizeof(err), "%s/handle-key: %s%s", o->statedir, strerror(errno),
 		    errno == EPERM ? " (must not be readable by others)" : "");
 		startup_failed(err);
@@ -484,6 +510,7 @@ daemon_run(const struct daemon_opts *o)
 		snprintf(err, sizeof(err), "%s has errors; not starting", o->exports_file);
 		startup_failed(err);
 	}
+	fhcheck_exports(t, log_export_error, NULL);
 	exports_install(t);
 	nofile = raise_fd_limit();
 	icache_init(icache_capacity(nofile));
@@ -557,6 +584,7 @@ daemon_run(const struct daemon_opts *o)
 			last_tick = now;
 			transport_tick();
 			fs_tick();
+			grace_shared_tick();
 		}
 	}
 

@@ -20,6 +20,7 @@
 
 #include "dispatch.h"
 #include "fsops.h"
+#include "heads.h"
 #include "icache.h"
 #include "lock_ranges.h"
 #include "locks.h"
@@ -74,6 +75,18 @@ locks_in_grace(void)
 	time_t until = __atomic_load_n(&grace_until, __ATOMIC_RELAXED);
 
 	return until != 0 && lk_now() < until;
+}
+
+/*
+ * New locks (and TEST, which would promise one) also wait while another
+ * head over the same file system is in its grace period (--grace-dir):
+ * its clients are about to reclaim ranges we must not hand out meanwhile.
+ * UNLOCK and CANCEL do not: our own clients can always give back.
+ */
+static int
+new_locks_wait(void)
+{
+	return locks_in_grace() || grace_shared_active();
 }
 
 /*
@@ -344,7 +357,7 @@ locks_lock(const struct lk_req *r, int block, int reclaim, int monitor)
 	 * A reclaim after the grace period (or with none) is taken as a new
 	 * request: the kernel still refuses it if someone else holds the range.
 	 */
-	if (locks_in_grace() && !reclaim)
+	if (new_locks_wait() && !reclaim)
 		return LK_GRACE;
 	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_get(r)) == NULL) {
@@ -386,7 +399,7 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 		return LK_FAILED;
 	if (lr_from_nlm(r->off, r->len, &start, &end) < 0)
 		return LK_FBIG;
-	if (locks_in_grace())
+	if (new_locks_wait())
 		return LK_GRACE;
 	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_find(r->caller, &r->peer)) != NULL)
@@ -491,7 +504,7 @@ locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim)
 
 	if (!lockable(r))
 		return LK_FAILED;
-	if (locks_in_grace() && !reclaim)
+	if (new_locks_wait() && !reclaim)
 		return LK_GRACE;
 	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_get(r)) == NULL) {

@@ -27,6 +27,10 @@ usage(FILE *out)
 	    "      --no-nlm           no lock manager (clients must mount with nolock)\n"
 	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
 	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
+	    "      --handle-key FILE  the handle MAC key, shared by every head over one file\n"
+	    "                         system (16 bytes, mode 0600; default: STATE-DIR/handle-key)\n"
+	    "      --grace-dir DIR    shared grace record of several heads: while any head's\n"
+	    "                         grace period runs, no head grants new locks\n"
 	    "      --control PATH     control socket for usernfsctl (default %s; none: off)\n"
 	    "      --metrics ADDR:PORT  serve Prometheus metrics over HTTP there (default: off)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
@@ -59,7 +63,8 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 	return 0;
 }
 
-enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW };
+enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW,
+	OPT_HANDLE_KEY, OPT_GRACE_DIR };
 
 /* dirs and allow have room for argc entries: the --share and --allow values. */
 static int
@@ -79,6 +84,8 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "nlm-port", required_argument, NULL, OPT_NLM_PORT },
 		{ "grace", required_argument, NULL, OPT_GRACE },
 		{ "control", required_argument, NULL, OPT_CONTROL },
+		{ "handle-key", required_argument, NULL, OPT_HANDLE_KEY },
+		{ "grace-dir", required_argument, NULL, OPT_GRACE_DIR },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "check-exports", no_argument, NULL, 'c' },
 		{ "share", required_argument, NULL, OPT_SHARE },
@@ -135,6 +142,8 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 			o.grace_secs = (unsigned)v;
 			break;
 		case OPT_CONTROL: o.control_path = optarg; break;
+		case OPT_HANDLE_KEY: o.handle_key = optarg; break;
+		case OPT_GRACE_DIR: o.grace_dir = optarg; break;
 		case OPT_METRICS: o.metrics_addr = optarg; break;
 		case 'b': o.bind_addr = optarg; break;
 		case 'R': o.no_rpcbind = 1; break;

@@ -30,6 +30,7 @@
 
 #include "compiler.h"
 #include "exports.h"
+#include "heads.h"
 #include "share.h"
 
 #define NFS_PROG 100003
@@ -149,6 +150,7 @@ share_check(const struct share_opts *s)
 	if (t == NULL)
 		return 1;
 	exports_print(stdout, t);
+	fhcheck_exports(t, print_err, NULL);
 	exports_free(t);
 	return 0;
 }

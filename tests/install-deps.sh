@@ -11,10 +11,11 @@ build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto li
 # clang (libFuzzer) and valgrind are for check.sh's fuzzing and memcheck runs.
 # prometheus (promtool and the server), jq and curl check the statistics
 # (integ_stats.sh); python3 drives the metrics listener's hostile clients.
+# bindfs is a FUSE file system for the persistent-handle warning (integ_fhcheck.sh).
 # debhelper (with dh-autoreconf), dpkg-dev and lintian build and check the
 # Debian package (tests/build-deb.sh), which integ_package installs.
 test="$build debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
-	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3"
+	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs"
 
 case "${1:-build}" in
 build) want=$build ;;

@@ -1,0 +1,265 @@
+#!/bin/bash
+# Runs inside the QEMU guest (see run-guest): several usernfsd heads over
+# one file system, with the Linux kernel client (issue 16).
+#   heads.sh USERNFSD LOCKTOOL
+#
+# The guest's /tmp (a tmpfs) stands in for the cluster file system: one
+# kernel enforces locks between processes as a cluster file system does
+# between nodes. The heads live in network namespaces of their own
+# (with their own rpcbind and rpc.statd), joined to the client, the
+# guest's root namespace, by a veth pair; the server side has two
+# addresses:
+#   192.168.78.1  "vip-a": the identity that fails over, state directory
+#                 $shared/ids/vip-a (shared by whichever head runs it)
+#   192.168.78.3  "vip-c": another head, always up, --no-rpcbind (the
+#                 ports are the same as vip-a's registration says)
+#   192.168.78.2  the client
+# Every head has the same --handle-key and --grace-dir.
+#
+# 1. Failover of writes: the guest mounts vip-a (hard, TCP, nolock) and
+#    one process streams 24 MiB into a file it keeps open; the head is
+#    SIGKILLed mid-stream and another head starts on the same address and
+#    port with the identity's state: the process finishes without an
+#    error, and the file holds exactly what it wrote (sha256), read on the
+#    server and through the client.
+# 2. Locks: a lock through vip-a keeps the range from a process through
+#    vip-c (and from one on the server); vip-a's head is SIGKILLed and
+#    another takes its identity: the guest is told (SM_NOTIFY), reclaims
+#    its lock in that head's grace period, a process on the server cannot
+#    take it, and vip-c grants no new lock meanwhile (its record in the
+#    grace directory holds it back), then does.
+set -u
+daemon=$1
+LTT=("$2" -t 60)
+work=/tmp/heads
+exp=$work/export
+shared=$work/shared
+key=$work/handle-key
+SRV=192.168.78.1
+SRV_C=192.168.78.3
+CLI=192.168.78.2
+GRACE=20
+FAILED=0
+PASSED=0
+T0=${EPOCHREALTIME/./}
+
+step() { echo "heads: [$(( (${EPOCHREALTIME/./} - T0) / 1000000 )) s] $*"; }
+ok() { PASSED=$((PASSED + 1)); echo "heads:   ok: $*"; }
+bad() {
+	FAILED=$((FAILED + 1))
+	echo "heads:   FAIL: $1"
+	[ -z "${2:-}" ] || sed 's/^/      | /' "$2"
+}
+diag() {
+	local f
+	for f in "$work"/head-*.log; do echo "---- $f"; tail -n 25 "$f"; done
+	echo "---- /proc/locks"; cat /proc/locks
+	echo "---- kernel"; dmesg --color=never | tail -n 20
+}
+fatal() {
+	echo "heads: FATAL: $*"
+	diag
+	exit 1
+}
+expect() {   # expect WANT STATUS DESC [FILE]
+	if [ "$2" -eq "$1" ]; then ok "$3"; else bad "$3 (exit $2, wanted $1)" "${4:-}"; fi
+}
+
+mkdir -p "$work" && mkfifo "$work/never" && exec 7<>"$work/never"
+snooze() { read -r -t "$1" -u 7 || :; }
+
+wait_line() {   # wait_line WORD FILE SECONDS
+	local end=$(( ${EPOCHREALTIME/./} + $3 * 1000000 )) l
+	while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
+		while read -r l; do [[ $l == "$1"* ]] && return 0; done <"$2"
+		snooze 0.05
+	done
+	return 1
+}
+
+srv() { "${SRV_NS[@]}" "$@"; }
+
+setup_namespaces() {
+	hostname client
+	ip link add hd-cli type veth peer name hd-srv &&
+		ip addr add $CLI/24 dev hd-cli && ip link set hd-cli up || fatal "veth pair"
+	unshare --net --mount --uts --propagation private sleep 100000 </dev/null >/dev/null 2>&1 &
+	holder=$!
+	local comm=
+	for _ in $(seq 100); do
+		read -r comm <"/proc/$holder/comm" 2>/dev/null
+		[ "$comm" = sleep ] && break
+		snooze 0.05
+	done
+	[ "$comm" = sleep ] || fatal "the servers' namespaces"
+	SRV_NS=(nsenter -t "$holder" -n -m -u)
+	ip link set hd-srv netns "$holder" || fatal "veth into the servers' namespace"
+	srv bash -c "hostname heads && ip link set lo up &&
+		ip addr add $SRV/24 dev hd-srv && ip addr add $SRV_C/24 dev hd-srv &&
+		ip link set hd-srv up &&
+		mount -t tmpfs -o mode=0755 srvrun /run && mkdir /run/rpcbind &&
+		mount -t tmpfs -o mode=0755 srvnfs /var/lib/nfs &&
+		mkdir /var/lib/nfs/sm /var/lib/nfs/sm.bak &&
+		rpcbind && rpc.statd --no-notify" >"$work/srv-setup.log" 2>&1 ||
+		{ cat "$work/srv-setup.log"; fatal "the servers' rpcbind and statd"; }
+	mkdir -p /run/rpcbind && rpcbind && rpc.statd --no-notify || fatal "the client's rpcbind and statd"
+}
+
+# start_head NAME ADDRESS IDENTITY [ARGS...]: a head bound to ADDRESS with
+# the state directory $shared/ids/IDENTITY; its pid in HEAD_PID (nsenter
+# execs the daemon: a function in the background would have its own pid).
+start_head() {
+	local name=$1 addr=$2 id=$3 log=$work/head-$1.log
+	shift 3
+	mkdir -p "$work/run-$name"
+	rm -f "$work/run-$name/pid"
+	"${SRV_NS[@]}" "$daemon" --foreground --exports "$work/exports" --bind "$addr" \
+		--state-dir "$shared/ids/$id" --handle-key "$key" --grace-dir "$shared/grace" \
+		--control "$work/run-$name/sock" --pidfile "$work/run-$name/pid" \
+		--grace $GRACE "$@" >>"$log" 2>&1 7<&- &
+	HEAD_PID=$!
+	for _ in $(seq 200); do
+		[ -s "$work/run-$name/pid" ] && return 0
+		kill -0 "$HEAD_PID" 2>/dev/null || break
+		snooze 0.1
+	done
+	fatal "head $name did not start"
+}
+
+# ---- 1. a head dies under a stream of writes ----
+
+# The writer: one process, one open file, 384 chunks of 64 KiB, each
+# line of progress flushed; "done SHA256" at the end, after close().
+WRITER='
+import hashlib, os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+h = hashlib.sha256()
+for i in range(384):
+    chunk = hashlib.sha256(b"%d" % i).digest() * 2048
+    h.update(chunk)
+    n = os.write(fd, chunk)
+    if n != len(chunk):
+        print("short write", i, n, flush=True); sys.exit(1)
+    print("wrote", i, flush=True)
+    time.sleep(0.01)
+os.close(fd)
+print("done", h.hexdigest(), flush=True)
+'
+
+failover_writes() {
+	local mnt=$work/mnt-w out=$work/writer.out wpid st sum_srv sum_cli want
+	mkdir -p "$mnt"
+	step "1. mounting $SRV:$exp (hard, tcp, nolock) from head A"
+	mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,hard,nolock,timeo=50 \
+		"$SRV:$exp" "$mnt" || { bad "mount $SRV:$exp"; return; }
+	: >"$out"
+	python3 -c "$WRITER" "$mnt/stream" >"$out" 2>&1 7<&- &
+	wpid=$!
+	wait_line "wrote 120" "$out" 120 || { bad "the writer did not get going" "$out"; kill "$wpid"; return; }
+	step "1. writer at $(tail -n 1 "$out"); SIGKILL head A"
+	kill -KILL "$head_a"
+	wait "$head_a" 2>/dev/null
+	snooze 1
+	step "1. head B takes over $SRV with vip-a's state"
+	start_head B $SRV vip-a
+	head_b=$HEAD_PID
+	wait "$wpid"
+	st=$?
+	expect 0 $st "1. the writer finished without an error across the failover" "$out"
+	if grep -qiE "stale|error|Errno" "$out"; then bad "1. the writer saw an error" "$out"
+	else ok "1. no ESTALE or other error in the writer's output"; fi
+	want=$(sed -n 's/^done //p' "$out")
+	sum_srv=$(srv sha256sum "$exp/stream" | cut -d' ' -f1)
+	sum_cli=$(sha256sum "$mnt/stream" | cut -d' ' -f1)
+	if [ -n "$want" ] && [ "$sum_srv" = "$want" ]; then
+		ok "1. the file on the server holds exactly what was written (sha256 $want)"
+	else bad "1. the file on the server: sha256 $sum_srv, written $want ($(srv stat -c %s "$exp/stream") bytes)"; fi
+	if [ "$sum_cli" = "$want" ]; then ok "1. and reads back the same through the client"
+	else bad "1. read through the client: sha256 $sum_cli, written $want"; fi
+	if dmesg --color=never | grep -qi "stale"; then bad "1. the kernel logged a stale handle"
+	else ok "1. the kernel logged no stale handle"; fi
+	umount "$mnt" || bad "1. umount"
+}
+
+# ---- 2. locks across heads, and a takeover in grace ----
+
+failover_locks() {
+	local ma=$work/mnt-a mc=$work/mnt-c g=$work/g.out o=$work/o.out n=$work/n.out gpid t0 reclaimed= w
+	mkdir -p "$ma" "$mc"
+	step "2. mounting vip-a ($SRV) and vip-c ($SRV_C) with locking"
+	mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,hard "$SRV:$exp" "$ma" &&
+		mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,hard "$SRV_C:$exp" "$mc" ||
+		{ bad "2. mounts with locking"; return; }
+	: >"$exp/locked"
+	: >"$g"
+	"${LTT[@]}" -h -1 -s 0 -l 10 setlk "$ma/locked" >"$g" 2>&1 7<&- &
+	gpid=$!
+	wait_line locked "$g" 60 || { bad "2. the guest's lock through vip-a" "$g"; kill "$gpid"; return; }
+	ok "2. the guest holds a lock through vip-a"
+	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked" >"$o" 2>&1
+	expect 3 $? "2. the same range through vip-c: EAGAIN" "$o"
+	"${LTT[@]}" -s 100 -l 1 setlk "$mc/locked" >"$o" 2>&1
+	expect 0 $? "2. another range through vip-c is granted" "$o"
+	srv "${LTT[@]}" setlk "$exp/locked" >"$o" 2>&1
+	expect 3 $? "2. a process on the server cannot take it either" "$o"
+
+	step "2. SIGKILL head B (vip-a); head D takes over vip-a's identity"
+	kill -KILL "$head_b"
+	wait "$head_b" 2>/dev/null
+	t0=${EPOCHREALTIME/./}
+	start_head D $SRV vip-a
+	head_d=$HEAD_PID
+	if [ -f "$shared/grace/vip-a" ]; then ok "2. head D wrote vip-a's grace record"
+	else bad "2. no grace record for vip-a: $(ls -la "$shared/grace")"; fi
+	# A new lock through vip-c meanwhile waits for the grace period's end.
+	: >"$n"
+	"${LTT[@]}" -t $((GRACE + 60)) -s 0 -l 1 setlk "$mc/other" >"$n" 2>&1 7<&- &
+	local npid=$!
+	for _ in $(seq 120); do
+		srv "${LTT[@]}" getlk "$exp/locked" >"$o" 2>&1
+		[ $? -eq 3 ] && { reclaimed=1; break; }
+		snooze 0.5
+	done
+	if [ -n "$reclaimed" ]; then
+		ok "2. the guest's lock is back $(( (${EPOCHREALTIME/./} - t0) / 1000 )) ms after the takeover: $(<"$o")"
+	else bad "2. the guest's lock was not reclaimed within 60 s" "$o"; fi
+	if kill -0 "$gpid" 2>/dev/null && ! grep -q unlock "$g"; then
+		ok "2. the guest process still holds its lock"
+	else bad "2. the guest process lost its lock" "$g"; fi
+	srv "${LTT[@]}" setlk "$exp/locked" >"$o" 2>&1
+	expect 3 $? "2. a process on the server cannot take the reclaimed lock" "$o"
+	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked" >"$o" 2>&1
+	expect 3 $? "2. nor can a process through vip-c" "$o"
+	wait "$npid"
+	expect 0 $? "2. a new lock through vip-c during vip-a's grace period" "$n"
+	w=$(sed -n 's/.*waited=//p' "$n")
+	if [ "${w:-0}" -ge 4000 ]; then ok "2. ... waited $w ms: vip-c held new locks back in the grace period"
+	else bad "2. a new lock through vip-c was granted after ${w:-?} ms, in vip-a's grace period" "$n"; fi
+	kill "$gpid"
+	wait "$gpid"
+	expect 0 $? "2. the guest unlocks the reclaimed lock" "$g"
+	srv "${LTT[@]}" setlk "$exp/locked" >"$o" 2>&1
+	expect 0 $? "2. then a process on the server takes it" "$o"
+	umount "$ma" && umount "$mc" || bad "2. umount"
+}
+
+step "setting up"
+mkdir -p "$exp" "$shared/ids" "$shared/grace"
+chmod 777 "$exp"
+(umask 077 && head -c 16 /dev/urandom >"$key")
+echo "$exp 192.168.78.0/24(rw,no_root_squash,insecure)" >"$work/exports"
+modprobe nfs && modprobe nfsv3 || fatal "no NFS client modules"
+setup_namespaces
+start_head A $SRV vip-a
+head_a=$HEAD_PID
+start_head C $SRV_C vip-c --no-rpcbind
+head_c=$HEAD_PID
+step "heads A ($SRV) and C ($SRV_C) are up"
+
+failover_writes
+failover_locks
+
+for p in "$head_d" "$head_c"; do kill -TERM "$p"; wait "$p"; expect 0 $? "a head exits 0 on SIGTERM"; done
+step "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ] || diag
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,131 @@
+#!/bin/bash
+# integ_heads_grace.sh - locks across two heads over one export, and the
+# shared grace record (--grace-dir, issue 16), from tests/nlmprobe:
+#   - a lock taken through head A conflicts with the same range through
+#     head B (they are kernel locks on the one file system), both ways
+#   - head A starts with a server identity (its state directory) whose
+#     clients held locks: it writes its record in the grace directory,
+#     grants the reclaim; head B, not in grace itself, refuses new LOCKs
+#     and TESTs with DENIED_GRACE_PERIOD meanwhile, yet UNLOCKs
+#   - when A's grace period ends its record goes, and B grants again
+#   - a head SIGKILLed in its grace period leaves its record, which holds
+#     B back until the second it names, and no longer
+. "$(dirname "$0")/lib.sh"
+
+NLMPROBE=${NLMPROBE:-$top_builddir/tests/nlmprobe}
+[ -x "$NLMPROBE" ] || skip "nlmprobe not built ($NLMPROBE): run make check"
+setup
+
+EXPORT=$WORKDIR/export
+KEY=$WORKDIR/shared-key
+GRACE_DIR=$WORKDIR/shared/grace
+ID_A=$WORKDIR/shared/ids/vip-a
+mkdir -p "$EXPORT" "$ID_A"
+: >"$EXPORT/locked"
+(umask 077 && head -c 16 /dev/urandom >"$KEY")
+LINE="$EXPORT 127.0.0.1(rw,no_root_squash,insecure)"
+GRANTED=0 DENIED=1 GRACE=4
+
+B_NFS_PORT=$((NFS_PORT + 100))
+B_MOUNT_PORT=$((MOUNT_PORT + 100))
+B_STATE=$WORKDIR/state-b
+B_N=0
+start_head_b() {
+	local i
+	B_N=$((B_N + 1))
+	B_LOG=$WORKDIR/head-b.$B_N.log
+	mkdir -p "$B_STATE"
+	"$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
+		--nfs-port "$B_NFS_PORT" --mount-port "$B_MOUNT_PORT" \
+		--state-dir "$B_STATE" --control "$B_STATE/usernfsd.sock" "$@" \
+		</dev/null >"$B_LOG" 2>&1 9>&- &
+	B_PID=$!
+	EXTRA_PIDS="$EXTRA_PIDS $B_PID"
+	for i in $(seq 100); do
+		grep -q ready "$B_LOG" && return 0
+		_pid_running "$B_PID" || { cat "$B_LOG" >&2; fail "head B did not start"; }
+		sleep 0.1
+	done
+	fail "head B printed no 'ready' line within 10 s"
+}
+
+# nlm_a / nlm_b [NLMPROBE OPTIONS] CMD ARGS: NLM v4 over TCP to that head
+nlm_at() {
+	local port=$1 opts=()
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in -[niost]) opts+=("$1" "$2"); shift 2 ;; *) break ;; esac
+	done
+	"$NLMPROBE" "${opts[@]}" 127.0.0.1 "$port" tcp "$@"
+}
+nlm_a() { nlm_at "$NFS_PORT" "$@"; }
+nlm_b() { nlm_at "$B_NFS_PORT" "$@"; }
+expect_stat() {   # expect_stat DESC WANT CMD...
+	local desc=$1 want=$2
+	shift 2
+	OUT=$("$@" 2>&1)
+	if [ "$(field rpc "$OUT")" = SUCCESS ] && [ "$(field stat "$OUT")" = "$want" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc: expected stat=$want" "command: $*
+$OUT"
+	fi
+}
+
+# The identity A takes over: its last run had a client holding locks.
+echo "10.250.0.9 127.0.0.1 ghost" >"$ID_A/nlm-clients"
+STATE_DIR=$ID_A
+printf "%s\n" "$LINE" >"$EXPORTS_FILE"
+start_head_b --handle-key "$KEY" --grace-dir "$GRACE_DIR"
+# Ten seconds: room for the checks below on a slow machine (sanitizers).
+T_A=$(date +%s)
+start_daemon "$LINE" --no-rpcbind --handle-key "$KEY" --grace-dir "$GRACE_DIR" --grace 10
+T_READY=$(date +%s)
+ROOT=$(mnt_fh tcp "$EXPORT")
+FH=$(fh_of tcp "$ROOT" locked)
+[ -n "$FH" ] || fail "no handle for the locked file"
+
+# ---- A is in grace; so is the cluster ----
+[ -f "$GRACE_DIR/vip-a" ] && ok "A wrote its grace record, named after its identity" ||
+	not_ok "A wrote its grace record, named after its identity" "$(ls -la "$GRACE_DIR" 2>&1)"
+END=$(cat "$GRACE_DIR/vip-a" 2>/dev/null)
+[ -n "$END" ] && [ "$END" -ge $((T_A + 10)) ] && [ "$END" -le $((T_READY + 10)) ] &&
+	ok "the record names the end of A's grace period" ||
+	not_ok "the record names the end of A's grace period" "record: '$END', A started from $T_A to $T_READY"
+[ -z "$(ls "$GRACE_DIR"/vip-a.* 2>/dev/null)" ] && [ ! -e "$GRACE_DIR/state-b" ] &&
+	ok "B, not in grace, wrote no record" || not_ok "B, not in grace, wrote no record" "$(ls -la "$GRACE_DIR")"
+expect_stat "A's client reclaims its lock through A" $GRANTED \
+	nlm_a -n client1 -i 11 lock "$FH" 0 100 reclaim
+expect_stat "B refuses a new LOCK while A is in grace" $GRACE nlm_b -n client2 -i 21 lock "$FH" 200 10
+expect_stat "B refuses TEST while A is in grace" $GRACE nlm_b -n client2 -i 21 test "$FH" 0 10
+expect_stat "B still answers UNLOCK while A is in grace" $GRANTED nlm_b -n client2 -i 21 unlock "$FH" 300 10
+
+# ---- A's grace period ends: the cluster's too ----
+for i in $(seq 150); do [ -e "$GRACE_DIR/vip-a" ] || break; sleep 0.1; done
+[ ! -e "$GRACE_DIR/vip-a" ] && ok "A removed its record when its grace period ended" ||
+	not_ok "A removed its record when its grace period ended" "now $(date +%s), record $(cat "$GRACE_DIR/vip-a")"
+sleep 1.1	# B rescans the record at most once a second
+expect_stat "B grants a new LOCK after A's grace period" $GRANTED nlm_b -n client2 -i 21 lock "$FH" 200 10
+expect_stat "the lock reclaimed through A blocks the range through B" $DENIED \
+	nlm_b -n client2 -i 21 lock "$FH" 50 10
+expect_stat "the lock taken through B blocks the range through A" $DENIED \
+	nlm_a -n client1 -i 12 lock "$FH" 205 1
+expect_stat "UNLOCK through A" $GRANTED nlm_a -n client1 -i 11 unlock "$FH" 0 100
+expect_stat "then B gets that range" $GRANTED nlm_b -n client2 -i 21 lock "$FH" 50 10
+expect_stat "UNLOCK through B" $GRANTED nlm_b -n client2 -i 21 unlock "$FH" 0 0
+
+# ---- a head killed in its grace period: its record ends by itself ----
+stop_daemon
+echo "10.250.0.9 127.0.0.1 ghost" >"$ID_A/nlm-clients"
+start_daemon "$LINE" --no-rpcbind --handle-key "$KEY" --grace-dir "$GRACE_DIR" --grace 5
+END=$(cat "$GRACE_DIR/vip-a")
+kill -KILL "$DAEMON_PID"
+wait "$DAEMON_PID" 2>/dev/null
+DAEMON_PID=
+sleep 1.1
+expect_stat "A SIGKILLed in grace: B still refuses new locks" $GRACE nlm_b -n client2 -i 22 lock "$FH" 0 10
+while [ "$(date +%s)" -le "$END" ]; do sleep 0.2; done
+sleep 1.1
+expect_stat "... until the second its record names" $GRANTED nlm_b -n client2 -i 22 lock "$FH" 0 10
+kill -0 "$B_PID" && ok "head B alive" || not_ok "head B alive"
+finish
