@@ -32,12 +32,13 @@
 #   expect_st DESC ERE PROTO [OPTS] CMD...   check: call's status matches ^(ERE)$
 #   expect_eq DESC GOT WANT [DETAILS]        check: GOT = WANT
 #   hex STRING               STRING's bytes in hex
+#   build_tool NAME          compile tests/NAME.c + rpcraw.c into $WORKDIR/NAME
 #   nfsurl PATH              libnfs URL for PATH (relative paths: under $EXPORT)
 #
 # Environment knobs
 #   USERNFSD   daemon binary (default $top_builddir/src/usernfsd)
 #   RPCPROBE   probe binary  (default $top_builddir/tests/rpcprobe; built
-#              on the fly from rpcprobe.c into the scratch dir if missing)
+#              on the fly by build_tool into the scratch dir if missing)
 #   top_builddir   (default: the first of ., .., $(dirname $0)/.. that holds
 #              src/usernfsd)
 #   NFS_PORT / MOUNT_PORT  test ports (default 32049 / 32048)
@@ -284,17 +285,24 @@ make_workdir() {
 	mkdir -p "$STATE_DIR"
 }
 
+# build_tool NAME: compile tests/NAME.c with the raw RPC client library
+# (tests/rpcraw.c) into $WORKDIR/NAME, for a tool make has not built; skips
+# the test without gcc and libtirpc
+build_tool() {
+	command -v gcc >/dev/null 2>&1 && pkg-config --exists libtirpc 2>/dev/null ||
+		skip "$1 not built and no gcc/libtirpc to build it"
+	# shellcheck disable=SC2046
+	gcc -O2 -Wall -Wextra -Werror -pthread $(pkg-config --cflags libtirpc) \
+		-o "$WORKDIR/$1" "$TESTS_SRCDIR/$1.c" "$TESTS_SRCDIR/rpcraw.c" \
+		$(pkg-config --libs libtirpc) ||
+		fail "cannot build $1 from $TESTS_SRCDIR/$1.c"
+}
+
 # Make sure the binaries are there; build rpcprobe if needed.
 need_binaries() {
 	[ -x "$USERNFSD" ] || skip "daemon not built: $USERNFSD (set USERNFSD=...)"
 	if [ ! -x "$RPCPROBE" ]; then
-		command -v gcc >/dev/null 2>&1 && pkg-config --exists libtirpc 2>/dev/null ||
-			skip "rpcprobe not built ($RPCPROBE) and no gcc/libtirpc to build it"
-		# shellcheck disable=SC2046
-		gcc -O2 -Wall -Wextra -Werror $(pkg-config --cflags libtirpc) \
-			-o "$WORKDIR/rpcprobe" "$TESTS_SRCDIR/rpcprobe.c" \
-			$(pkg-config --libs libtirpc) ||
-			fail "cannot build rpcprobe from $TESTS_SRCDIR/rpcprobe.c"
+		build_tool rpcprobe
 		RPCPROBE=$WORKDIR/rpcprobe
 	fi
 }
