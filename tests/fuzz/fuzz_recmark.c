@@ -30,6 +30,8 @@
 #include "recmark.h"
 #include "transport.h"
 
+#include "../rpcraw.h"
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -190,12 +192,8 @@ static void
 frag(struct seed *s, uint32_t len, int last)
 {
 	uint8_t h[4];
-	uint32_t v = len | (last ? RM_LAST_FRAG : 0);
 
-	h[0] = (uint8_t)(v >> 24);
-	h[1] = (uint8_t)(v >> 16);
-	h[2] = (uint8_t)(v >> 8);
-	h[3] = (uint8_t)v;
+	rr_put32(h, len | (last ? RR_LAST_FRAG : 0));
 	add(s, h, 4);
 }
 
