@@ -218,9 +218,7 @@ strace_start() {
 	return 1
 }
 strace_stop() {
-	[ -n "$STRACE_PID" ] || return 0
-	kill -INT "$STRACE_PID" 2>/dev/null
-	wait "$STRACE_PID" 2>/dev/null
+	stop_bg "$STRACE_PID" INT
 	STRACE_PID=
 }
 # syncs_after CMD...: run CMD; prints the sync calls the daemon made meanwhile

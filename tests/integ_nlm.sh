@@ -315,9 +315,7 @@ start_listener() {   # start_listener granted|denied|never
 	fail "the callback listener did not start: $(cat "$LISTEN_LOG")"
 }
 stop_listener() {
-	[ -n "$LISTEN_PID" ] || return 0
-	kill -TERM "$LISTEN_PID" 2>/dev/null
-	wait "$LISTEN_PID" 2>/dev/null
+	stop_bg "$LISTEN_PID" TERM
 	LISTEN_PID=
 }
 

@@ -19,6 +19,7 @@
 #   restart_daemon           stop_daemon + start again with the same exports/args
 #   daemon_alive             0 if the daemon process is still running
 #   _wait_gone PID N SECS    poll until PID has exited; 1 if it is still running
+#   stop_bg PID SIGNAL       signal a background helper and reap it
 #   probe ARGS...            run rpcprobe
 #   nfs_probe PROTO [OPTS] CMD...   rpcprobe against 127.0.0.1:$NFS_PORT (::1 for *6)
 #   mnt_probe PROTO [OPTS] CMD...   rpcprobe against 127.0.0.1:$MOUNT_PORT
@@ -219,6 +220,14 @@ _wait_gone() {
 		sleep "$3"
 	done
 	! _pid_running "$1"
+}
+
+# stop_bg PID SIGNAL: signal a helper the test started in the background
+# (nothing when PID is empty) and reap it
+stop_bg() {
+	[ -n "$1" ] || return 0
+	kill "-$2" "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
 }
 
 # running = exists and is not a zombie
