@@ -10,14 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top_builddir=${top_builddir:-$here/..}
 USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
 
-# The kernel the guest boots: as run-guest picks it.
-kver=${USERNFSD_GUEST_KVER:-}
-if [ -z "$kver" ]; then
-	kver=$(for f in /boot/vmlinuz-*; do
-		v=${f#/boot/vmlinuz-}
-		[ ! -f "/lib/modules/$v/modules.dep" ] || echo "$v"
-	done | sort -V | tail -n 1)
-fi
+# The kernel the guest boots.
+kver=$("$here/guest/run-guest" -k)
 
 udpmods=
 if [ -n "$kver" ] && command -v qemu-system-x86_64 >/dev/null; then
