@@ -6,8 +6,10 @@
  *
  * Used by: rpcprobe, nfs2probe, nlmprobe (the command-line probes the
  * shell tests run), hostile (the hostile and overloading clients) and the
- * fuzz targets' seed writers (tests/fuzz/fuzz_rpc.c, fuzz_recmark.c).
- * tests/bench/nfsbench talks through libnfs and needs none of it.
+ * fuzz targets (the seed writers of tests/fuzz/fuzz_rpc.c and
+ * fuzz_recmark.c, fuzz_fh.c's big-endian words). tests/bench/nfsbench
+ * talks through libnfs and needs none of it. lib.sh's build_tool compiles
+ * a tool with rpcraw.c when make has not built it.
  *
  * Three layers, each usable without the next:
  *

@@ -19,7 +19,8 @@
  *     RM_DIRECT_STEP (or 512).
  * Any violation aborts (a crash for libFuzzer).
  *
- * FUZZ_WRITE_SEEDS=DIR: write the seed corpus into DIR and exit.
+ * FUZZ_WRITE_SEEDS=DIR: write the seed corpus into DIR and exit (seeds.h;
+ * fragment headers with tests/rpcraw.h's rr_put32).
  */
 #include "config.h"
 
@@ -31,6 +32,7 @@
 #include "transport.h"
 
 #include "../rpcraw.h"
+#include "seeds.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -200,15 +202,7 @@ frag(struct seed *s, uint32_t len, int last)
 static void
 save(const char *dir, const char *name, const struct seed *s)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f == NULL || fwrite(s->b, 1, s->n, f) != s->n || fclose(f) != 0) {
-		perror(path);
-		exit(1);
-	}
+	fuzz_save_seed(dir, name, NULL, 0, s->b, s->n);
 }
 
 static void
@@ -287,13 +281,8 @@ write_seeds(const char *dir)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *dir = getenv("FUZZ_WRITE_SEEDS");
-
 	(void)argc;
 	(void)argv;
-	if (dir) {
-		write_seeds(dir);
-		exit(0);
-	}
+	fuzz_seeds_if_asked(write_seeds);
 	return 0;
 }

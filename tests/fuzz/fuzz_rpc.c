@@ -51,7 +51,9 @@
  * outside the exports aborts.
  *
  * FUZZ_WRITE_SEEDS=DIR: write the seed corpus (valid calls for every
- * procedure) into DIR, run each once and print what it got, then exit.
+ * procedure) into DIR, run each once and print what it got, then exit. The
+ * calls are encoded with the tests' raw RPC client library (tests/rpcraw.h)
+ * and written with seeds.h.
  */
 #include "config.h"
 
@@ -91,6 +93,7 @@
 #include "nlm_prot.h"
 
 #include "../rpcraw.h"
+#include "seeds.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -1215,15 +1218,10 @@ static void
 seed(struct msg *m, const char *name)
 {
 	const struct rpc_proc *proc;
-	char path[PATH_MAX];
 	uint32_t status = ~0u;
-	FILE *f;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", seed_dir, name);
-	f = fopen(path, "wb");
-	if (f == NULL || fwrite(m->buf, 1, msg_len(m), f) != msg_len(m) || fclose(f) != 0)
-		die("%s: %s", path, strerror(errno));
+	fuzz_save_seed(seed_dir, name, NULL, 0, m->buf, msg_len(m));
 	nseeds++;
 	rc = call(m, &status, NULL, NULL);
 	proc = find_proc(m->prog, m->vers, m->proc);
