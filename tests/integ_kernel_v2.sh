@@ -29,7 +29,7 @@ fi
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kc2.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
-cp "$USERNFSD" "$here/guest/kernel-v2.sh" "$stage/" || exit 99
+cp "$USERNFSD" "$here/guest/kernel-v2.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
 
 start=$(date +%s)
 "$here/guest/run-guest" -t 900 "$stage/kernel-v2.sh" "$stage/usernfsd" $udpmods
