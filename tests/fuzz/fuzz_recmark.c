@@ -278,11 +278,5 @@ write_seeds(const char *dir)
 	save(dir, "partial-header", &s);
 }
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_seeds_if_asked(write_seeds);
-	return 0;
-}
+/* Start-up: only the seed writer. */
+FUZZ_SEEDS_INITIALIZE(write_seeds)

@@ -43,4 +43,15 @@ fuzz_seeds_if_asked(void (*write_seeds)(const char *dir))
 	}
 }
 
+/* The LLVMFuzzerInitialize of a target that needs nothing else at start. */
+#define FUZZ_SEEDS_INITIALIZE(write_seeds)				\
+	int								\
+	LLVMFuzzerInitialize(int *argc, char ***argv)			\
+	{								\
+		(void)argc;						\
+		(void)argv;						\
+		fuzz_seeds_if_asked(write_seeds);			\
+		return 0;						\
+	}
+
 #endif
