@@ -40,11 +40,12 @@
  *                address (-c) calls GETATTR and READ one at a time and
  *                reports its latencies
  *
- * Plain C with libtirpc: call headers and credentials are encoded with
- * xdr_callhdr() and an AUTH_SYS handle from authunix_create(), arguments
- * and replies with xdrmem streams; the transport (record marking,
- * pipelining, deadlines) is done here by hand, because the point is to
- * misuse it.
+ * Plain C on the tests' raw RPC library (rpcraw.h): call headers with an
+ * AUTH_SYS credential, arguments, reply headers and results are encoded
+ * and decoded with its rr_enc/rr_dec, and records read with its
+ * rr_read_record and deadline waits; the rest of the transport
+ * (connections from chosen source addresses, pipelining, floods) is done
+ * here by hand, because the point is to misuse it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -73,13 +74,14 @@
 
 #include <rpc/rpc.h>
 
+#include "rpcraw.h"
+
 #define NFS_PROG 100003u
 #define MOUNT_PROG 100005u
 #define NFSPROC3_GETATTR 1u
 #define NFSPROC3_LOOKUP 3u
 #define NFSPROC3_READ 6u
 #define MOUNTPROC3_MNT 1u
-#define LAST_FRAG 0x80000000u
 #define FATTR3_LEN 84u		/* 21 XDR words */
 #define MAX_RECORD (8u << 20)	/* largest reply record we accept */
 #define CALL_TIMEOUT 5.0	/* seconds a normal call may take before it fails */
@@ -103,46 +105,12 @@ static struct {
 	.count = 0, .rate = 20000, .keep = 1024,
 };
 
-static AUTH *g_auth;		/* AUTH_SYS root; marshalling it only reads it */
+static struct rr_cred g_cred;	/* AUTH_SYS root, in every call header */
 static uint8_t *g_local;	/* the local copy of opt.file */
 static size_t g_local_len;
 
 /* ------------------------------------------------------------------ */
 /* small utilities                                                      */
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "hostile: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(2);
-}
-
-static void *
-xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (p == NULL)
-		die("out of memory");
-	return p;
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void
 sleep_s(double s)
@@ -177,22 +145,6 @@ rnd_fill(uint64_t *s, uint8_t *p, size_t n)
 	}
 	while (n--)
 		*p++ = (uint8_t)rnd(s);
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return ntohl(v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -263,7 +215,7 @@ raise_nofile(rlim_t want)
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		die("getrlimit: %s", strerror(errno));
+		rr_die("getrlimit: %s", strerror(errno));
 	if (rl.rlim_cur >= want)
 		return rl.rlim_cur;
 	if (rl.rlim_max < want) {
@@ -300,7 +252,7 @@ server_addr(struct sockaddr_in *sa, unsigned port)
 	sa->sin_family = AF_INET;
 	sa->sin_port = htons((uint16_t)port);
 	if (inet_pton(AF_INET, opt.host, &sa->sin_addr) != 1)
-		die("bad server address %s", opt.host);
+		rr_die("bad server address %s", opt.host);
 }
 
 /* A non-blocking socket bound to source address src (port chosen at connect). */
@@ -323,7 +275,7 @@ sock_new(int type, const char *src, int rcvbuf)
 		memset(&sa, 0, sizeof(sa));
 		sa.sin_family = AF_INET;
 		if (inet_pton(AF_INET, src, &sa.sin_addr) != 1)
-			die("bad source address %s", src);
+			rr_die("bad source address %s", src);
 		if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 			close(fd);
 			return -1;
@@ -344,25 +296,6 @@ connect_start(int fd, unsigned port)
 	return -1;
 }
 
-/* Waits for events on fd until deadline: revents, 0 on timeout. */
-static int
-wait_fd(int fd, short events, double deadline)
-{
-	for (;;) {
-		struct pollfd p = { fd, events, 0 };
-		double left = deadline - now();
-		int rc;
-
-		if (left <= 0)
-			return 0;
-		rc = poll(&p, 1, (int)(left * 1000) + 1);
-		if (rc > 0)
-			return p.revents;
-		if (rc < 0 && errno != EINTR)
-			return POLLERR;
-	}
-}
-
 static int
 tcp_open(const char *src, unsigned port, double deadline, int rcvbuf)
 {
@@ -371,7 +304,7 @@ tcp_open(const char *src, unsigned port, double deadline, int rcvbuf)
 
 	if (fd < 0)
 		return -1;
-	if (connect_start(fd, port) < 0 || !(wait_fd(fd, POLLOUT, deadline) & POLLOUT) ||
+	if (connect_start(fd, port) < 0 || !(rr_wait_fd(fd, POLLOUT, deadline) & POLLOUT) ||
 	    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0 || err != 0) {
 		close(fd);
 		return -1;
@@ -391,241 +324,8 @@ udp_open(const char *src, unsigned port)
 	return fd;
 }
 
-/* Sends all of p before the deadline: 0, or -1 (error, timeout). */
-static int
-send_all(int fd, const uint8_t *p, size_t n, double deadline)
-{
-	while (n > 0) {
-		ssize_t k = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN || !(wait_fd(fd, POLLOUT, deadline) & (POLLOUT | POLLERR | POLLHUP)))
-				return -1;
-			continue;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* Reads exactly n bytes: 1, 0 on timeout, -1 on EOF or error. */
-static int
-recv_all(int fd, uint8_t *p, size_t n, double deadline)
-{
-	while (n > 0) {
-		ssize_t k = recv(fd, p, n, MSG_DONTWAIT);
-
-		if (k == 0)
-			return -1;
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				return -1;
-			if (!wait_fd(fd, POLLIN, deadline))
-				return 0;
-			continue;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 1;
-}
-
-struct rbuf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-/* Reads one record-marked record into b: 1, 0 on timeout, -1 on EOF/error/oversize. */
-static int
-read_record(int fd, struct rbuf *b, double deadline)
-{
-	int last = 0;
-
-	b->len = 0;
-	while (!last) {
-		uint8_t hdr[4];
-		uint32_t h, flen;
-		int rc = recv_all(fd, hdr, 4, deadline);
-
-		if (rc <= 0)
-			return rc;
-		h = get32(hdr);
-		last = (h & LAST_FRAG) != 0;
-		flen = h & ~LAST_FRAG;
-		if (b->len + flen > MAX_RECORD)
-			return -1;
-		if (b->len + flen > b->cap) {
-			b->cap = b->len + flen + 65536;
-			b->p = realloc(b->p, b->cap);
-			if (b->p == NULL)
-				die("out of memory");
-		}
-		if ((rc = recv_all(fd, b->p + b->len, flen, deadline)) <= 0)
-			return rc;
-		b->len += flen;
-	}
-	return 1;
-}
-
-/* ------------------------------------------------------------------ */
-/* XDR: encoding into and decoding from memory                          */
-
-struct xenc {
-	XDR x;
-	uint8_t *buf;
-};
-
-static void
-xe_init(struct xenc *e, uint8_t *buf, size_t cap)
-{
-	e->buf = buf;
-	xdrmem_create(&e->x, (char *)buf, (u_int)cap, XDR_ENCODE);
-}
-
-static void
-xe_check(bool_t ok)
-{
-	if (!ok)
-		die("cannot encode (buffer too small)");
-}
-
-static void xe_u32(struct xenc *e, uint32_t v) { u_int w = v; xe_check(xdr_u_int(&e->x, &w)); }
-static void xe_u64(struct xenc *e, uint64_t v) { xe_check(xdr_uint64_t(&e->x, &v)); }
-static size_t xe_len(struct xenc *e) { return xdr_getpos(&e->x); }
-
-static void
-xe_opaque(struct xenc *e, const void *p, u_int len)
-{
-	char *c = (char *)(uintptr_t)p;
-
-	xe_check(xdr_bytes(&e->x, &c, &len, ~0u));
-}
-
-static void
-xe_string(struct xenc *e, const char *s)
-{
-	char *c = (char *)(uintptr_t)s;
-
-	xe_check(xdr_string(&e->x, &c, ~0u));
-}
-
-static void
-xe_raw(struct xenc *e, const void *p, size_t n)
-{
-	if (n)
-		xe_check(XDR_PUTBYTES(&e->x, (char *)(uintptr_t)p, (u_int)n));
-}
-
-/* The call header: xid, CALL, RPC version 2, program, version, procedure, AUTH_SYS. */
-static void
-xe_callhdr(struct xenc *e, uint32_t xid, uint32_t prog, uint32_t vers, uint32_t proc)
-{
-	struct rpc_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.rm_xid = xid;
-	m.rm_direction = CALL;
-	m.rm_call.cb_rpcvers = RPC_MSG_VERSION;
-	m.rm_call.cb_prog = prog;
-	m.rm_call.cb_vers = vers;
-	xe_check(xdr_callhdr(&e->x, &m));
-	xe_u32(e, proc);
-	xe_check(AUTH_MARSHALL(g_auth, &e->x));
-}
-
-struct xdec {
-	XDR x;
-	const uint8_t *base;
-	int ok;
-};
-
-static void
-xd_init(struct xdec *d, const uint8_t *p, size_t n)
-{
-	d->base = p;
-	d->ok = 1;
-	xdrmem_create(&d->x, (char *)(uintptr_t)p, (u_int)n, XDR_DECODE);
-}
-
-static uint32_t
-xd_u32(struct xdec *d)
-{
-	u_int v = 0;
-
-	if (d->ok && !xdr_u_int(&d->x, &v))
-		d->ok = 0;
-	return v;
-}
-
-static uint64_t
-xd_u64(struct xdec *d)
-{
-	uint64_t v = 0;
-
-	if (d->ok && !xdr_uint64_t(&d->x, &v))
-		d->ok = 0;
-	return v;
-}
-
-static void
-xd_skip(struct xdec *d, size_t n)
-{
-	if (d->ok && !xdr_setpos(&d->x, xdr_getpos(&d->x) + (u_int)((n + 3) & ~(size_t)3)))
-		d->ok = 0;
-}
-
-/* Variable-length opaque: returns a pointer into the buffer and its length. */
-static const uint8_t *
-xd_opaque(struct xdec *d, u_int *len, u_int max)
-{
-	const uint8_t *p;
-
-	*len = xd_u32(d);
-	if (!d->ok || *len > max) {
-		d->ok = 0;
-		return NULL;
-	}
-	p = d->base + xdr_getpos(&d->x);
-	xd_skip(d, *len);
-	return d->ok ? p : NULL;
-}
-
-/*
- * Parses a reply header. Returns 0 for an accepted, successful call (the
- * results at *res), the accept_stat (1..5) of another accepted reply,
- * 100 + reject_stat for a denied one, -1 for something undecodable.
- */
-static int
-parse_reply(const uint8_t *p, size_t n, uint32_t *xid, const uint8_t **res, size_t *rlen)
-{
-	struct xdec d;
-	uint32_t mtype, rstat, astat;
-	u_int vlen;
-
-	xd_init(&d, p, n);
-	*xid = xd_u32(&d);
-	mtype = xd_u32(&d);
-	rstat = xd_u32(&d);
-	if (!d.ok || mtype != 1)
-		return -1;
-	if (rstat != 0)
-		return 100 + (int)xd_u32(&d);
-	(void)xd_u32(&d);		/* verifier flavour */
-	(void)xd_opaque(&d, &vlen, 400);
-	astat = xd_u32(&d);
-	if (!d.ok)
-		return -1;
-	if (astat != 0)
-		return (int)(astat > 50 ? 50 : astat);
-	*res = p + xdr_getpos(&d.x);
-	*rlen = n - xdr_getpos(&d.x);
-	return 0;
-}
+/* The bytes of XDR, record marking, reply headers and the waits with
+ * deadlines are rpcraw's (rr_*). */
 
 /* ------------------------------------------------------------------ */
 /* a synchronous RPC client over TCP or UDP, as a well-behaved client   */
@@ -636,7 +336,7 @@ struct rpc {
 	unsigned port;
 	const char *src;
 	uint32_t xid;
-	struct rbuf in;
+	struct rr_rbuf in;
 	uint8_t out[2048];
 	unsigned reconnects;
 	char err[200];
@@ -694,19 +394,19 @@ static int
 call_rpc(struct rpc *r, uint32_t prog, uint32_t vers, uint32_t proc, const uint8_t *args,
     size_t alen, const uint8_t **res, size_t *rlen)
 {
-	double deadline = now() + CALL_TIMEOUT;
+	double deadline = rr_now() + CALL_TIMEOUT;
 	uint32_t xid = ++r->xid;
-	struct xenc e;
+	struct rr_enc e;
 	size_t len;
 	int tries = 0;
 
-	xe_init(&e, r->out + 4, sizeof(r->out) - 4);
-	xe_callhdr(&e, xid, prog, vers, proc);
-	xe_raw(&e, args, alen);
-	len = xe_len(&e);
-	put32(r->out, LAST_FRAG | (uint32_t)len);
+	rr_enc_init(&e, r->out + 4, sizeof(r->out) - 4);
+	rr_enc_callhdr(&e, xid, prog, vers, proc, &g_cred.auth);
+	rr_enc_bytes(&e, args, alen);
+	len = e.len;
+	rr_put32(r->out, RR_LAST_FRAG | (uint32_t)len);
 	rpc_err(r, "no answer within %.0f s", CALL_TIMEOUT);
-	while (now() < deadline) {
+	while (rr_now() < deadline) {
 		double wait_until;
 
 		if (tries++ > 0 && !r->udp)
@@ -722,11 +422,11 @@ call_rpc(struct rpc *r, uint32_t prog, uint32_t vers, uint32_t proc, const uint8
 		if (r->udp) {
 			if (send(r->fd, r->out + 4, len, 0) < 0)
 				rpc_err(r, "UDP send: %s", strerror(errno));
-			wait_until = now() + 0.5;
+			wait_until = rr_now() + 0.5;
 			if (wait_until > deadline)
 				wait_until = deadline;
 		} else {
-			if (send_all(r->fd, r->out, len + 4, deadline) < 0) {
+			if (rr_send_all(r->fd, r->out, len + 4, deadline) < 0) {
 				rpc_err(r, "TCP send: %s", strerror(errno));
 				rpc_close(r);
 				r->reconnects++;
@@ -745,16 +445,16 @@ call_rpc(struct rpc *r, uint32_t prog, uint32_t vers, uint32_t proc, const uint8
 					r->in.cap = 65536;
 					r->in.p = realloc(r->in.p, r->in.cap);
 					if (r->in.p == NULL)
-						die("out of memory");
+						rr_die("out of memory");
 				}
-				if (!(wait_fd(r->fd, POLLIN, wait_until) & POLLIN))
+				if (!(rr_wait_fd(r->fd, POLLIN, wait_until) & POLLIN))
 					break;			/* retransmit */
 				k = recv(r->fd, r->in.p, r->in.cap, MSG_DONTWAIT);
 				if (k < 0)
 					continue;
 				r->in.len = (size_t)k;
 			} else {
-				rc = read_record(r->fd, &r->in, wait_until);
+				rc = rr_read_record(r->fd, &r->in, MAX_RECORD, wait_until);
 				if (rc == 0) {
 					rpc_close(r);		/* out of step now */
 					return -1;		/* err: no answer */
@@ -766,7 +466,7 @@ call_rpc(struct rpc *r, uint32_t prog, uint32_t vers, uint32_t proc, const uint8
 					break;			/* reconnect and resend */
 				}
 			}
-			rc = parse_reply(r->in.p, r->in.len, &rxid, res, rlen);
+			rc = rr_parse_reply(r->in.p, r->in.len, &rxid, res, rlen);
 			if (rxid != xid)
 				continue;			/* a late answer to an earlier call */
 			if (rc == 0)
@@ -789,29 +489,29 @@ struct fh {
 static size_t
 args_fh(uint8_t *buf, size_t cap, const struct fh *fh)
 {
-	struct xenc e;
+	struct rr_enc e;
 
-	xe_init(&e, buf, cap);
-	xe_opaque(&e, fh->data, fh->len);
-	return xe_len(&e);
+	rr_enc_init(&e, buf, cap);
+	rr_enc_opaque(&e, fh->data, fh->len);
+	return e.len;
 }
 
 static size_t
 args_read(uint8_t *buf, size_t cap, const struct fh *fh, uint64_t off, uint32_t count)
 {
-	struct xenc e;
+	struct rr_enc e;
 
-	xe_init(&e, buf, cap);
-	xe_opaque(&e, fh->data, fh->len);
-	xe_u64(&e, off);
-	xe_u32(&e, count);
-	return xe_len(&e);
+	rr_enc_init(&e, buf, cap);
+	rr_enc_opaque(&e, fh->data, fh->len);
+	rr_enc_u64(&e, off);
+	rr_enc_u32(&e, count);
+	return e.len;
 }
 
 static int
-get_fh(struct xdec *d, struct fh *out)
+get_fh(struct rr_dec *d, struct fh *out)
 {
-	const uint8_t *p = xd_opaque(d, &out->len, sizeof(out->data));
+	const uint8_t *p = rr_dec_opaque(d, &out->len, sizeof(out->data));
 
 	if (p == NULL)
 		return -1;
@@ -820,28 +520,28 @@ get_fh(struct xdec *d, struct fh *out)
 }
 
 static void
-skip_post_op_attr(struct xdec *d)
+skip_post_op_attr(struct rr_dec *d)
 {
-	if (xd_u32(d))
-		xd_skip(d, FATTR3_LEN);
+	if (rr_dec_u32(d))
+		rr_dec_skip(d, FATTR3_LEN);
 }
 
 static int
 op_mnt(struct rpc *m, const char *path, struct fh *root)
 {
 	uint8_t a[1100];
-	struct xenc e;
-	struct xdec d;
+	struct rr_enc e;
+	struct rr_dec d;
 	const uint8_t *res;
 	size_t rlen;
 	uint32_t st;
 
-	xe_init(&e, a, sizeof(a));
-	xe_string(&e, path);
-	if (call_rpc(m, MOUNT_PROG, 3, MOUNTPROC3_MNT, a, xe_len(&e), &res, &rlen) < 0)
+	rr_enc_init(&e, a, sizeof(a));
+	rr_enc_string(&e, path);
+	if (call_rpc(m, MOUNT_PROG, 3, MOUNTPROC3_MNT, a, e.len, &res, &rlen) < 0)
 		return -1;
-	xd_init(&d, res, rlen);
-	st = xd_u32(&d);
+	rr_dec_init(&d, res, rlen);
+	st = rr_dec_u32(&d);
 	if (!d.ok || st != 0 || get_fh(&d, root) < 0) {
 		rpc_err(m, "MNT %s: status %u", path, st);
 		return -1;
@@ -853,19 +553,19 @@ static int
 op_lookup(struct rpc *n, const struct fh *dir, const char *name, struct fh *out)
 {
 	uint8_t a[512];
-	struct xenc e;
-	struct xdec d;
+	struct rr_enc e;
+	struct rr_dec d;
 	const uint8_t *res;
 	size_t rlen;
 	uint32_t st;
 
-	xe_init(&e, a, sizeof(a));
-	xe_opaque(&e, dir->data, dir->len);
-	xe_string(&e, name);
-	if (call_rpc(n, NFS_PROG, 3, NFSPROC3_LOOKUP, a, xe_len(&e), &res, &rlen) < 0)
+	rr_enc_init(&e, a, sizeof(a));
+	rr_enc_opaque(&e, dir->data, dir->len);
+	rr_enc_string(&e, name);
+	if (call_rpc(n, NFS_PROG, 3, NFSPROC3_LOOKUP, a, e.len, &res, &rlen) < 0)
 		return -1;
-	xd_init(&d, res, rlen);
-	st = xd_u32(&d);
+	rr_dec_init(&d, res, rlen);
+	st = rr_dec_u32(&d);
 	if (!d.ok || st != 0 || get_fh(&d, out) < 0) {
 		rpc_err(n, "LOOKUP %s: status %u", name, st);
 		return -1;
@@ -877,17 +577,17 @@ static int
 op_getattr(struct rpc *n, const struct fh *fh, uint64_t *size)
 {
 	uint8_t a[128];
-	struct xdec d;
+	struct rr_dec d;
 	const uint8_t *res;
 	size_t rlen;
 	uint32_t st;
 
 	if (call_rpc(n, NFS_PROG, 3, NFSPROC3_GETATTR, a, args_fh(a, sizeof(a), fh), &res, &rlen) < 0)
 		return -1;
-	xd_init(&d, res, rlen);
-	st = xd_u32(&d);
-	xd_skip(&d, 20);		/* type mode nlink uid gid */
-	*size = xd_u64(&d);
+	rr_dec_init(&d, res, rlen);
+	st = rr_dec_u32(&d);
+	rr_dec_skip(&d, 20);		/* type mode nlink uid gid */
+	*size = rr_dec_u64(&d);
 	if (!d.ok || st != 0) {
 		rpc_err(n, "GETATTR: status %u", st);
 		return -1;
@@ -901,7 +601,7 @@ op_read(struct rpc *n, const struct fh *fh, uint64_t off, uint32_t count, uint8_
     uint32_t *got, int *eof)
 {
 	uint8_t a[128];
-	struct xdec d;
+	struct rr_dec d;
 	const uint8_t *res, *data;
 	size_t rlen;
 	uint32_t st, cnt;
@@ -910,12 +610,12 @@ op_read(struct rpc *n, const struct fh *fh, uint64_t off, uint32_t count, uint8_
 	if (call_rpc(n, NFS_PROG, 3, NFSPROC3_READ, a, args_read(a, sizeof(a), fh, off, count),
 	    &res, &rlen) < 0)
 		return -1;
-	xd_init(&d, res, rlen);
-	st = xd_u32(&d);
+	rr_dec_init(&d, res, rlen);
+	st = rr_dec_u32(&d);
 	skip_post_op_attr(&d);
-	cnt = xd_u32(&d);
-	*eof = (int)xd_u32(&d);
-	data = xd_opaque(&d, &dlen, count);
+	cnt = rr_dec_u32(&d);
+	*eof = (int)rr_dec_u32(&d);
+	data = rr_dec_opaque(&d, &dlen, count);
 	if (!d.ok || st != 0 || data == NULL || dlen != cnt) {
 		rpc_err(n, "READ at %" PRIu64 ": status %u", off, st);
 		return -1;
@@ -946,7 +646,7 @@ stats_add(struct stats *st, double ms, int failed, const char *err)
 		st->caplat = st->caplat ? st->caplat * 2 : 1024;
 		st->lat = realloc(st->lat, st->caplat * sizeof(*st->lat));
 		if (st->lat == NULL)
-			die("out of memory");
+			rr_die("out of memory");
 	}
 	st->lat[st->nlat++] = ms;
 	if (failed) {
@@ -1025,7 +725,7 @@ client_init(struct client *c, int udp, const char *src, struct stats *st)
 	rpc_init(&c->m, udp, opt.mount_port, src);
 	rpc_init(&c->n, udp, opt.nfs_port, src);
 	c->st = st;
-	c->buf = xmalloc(65536);
+	c->buf = rr_xmalloc(65536);
 }
 
 static void
@@ -1039,9 +739,9 @@ client_free(struct client *c)
 
 /* Runs one timed call; the statement must set rc (0 or -1) from an op_* on r. */
 #define TIMED(c, r, stmt) do {						\
-		double t0_ = now();					\
+		double t0_ = rr_now();					\
 		stmt;							\
-		stats_add((c)->st, (now() - t0_) * 1000, rc < 0, (r)->err);	\
+		stats_add((c)->st, (rr_now() - t0_) * 1000, rc < 0, (r)->err);	\
 	} while (0)
 
 /* MNT, LOOKUP, GETATTR, then READ the whole file and compare: 0 or -1. */
@@ -1121,7 +821,7 @@ normal_start(struct normal *nm, const char *src, int udp_too)
 	nm->src = src;
 	nm->udp_too = udp_too;
 	if (pthread_create(&nm->tid, NULL, normal_main, nm) != 0)
-		die("pthread_create");
+		rr_die("pthread_create");
 }
 
 static void
@@ -1156,13 +856,13 @@ need_file_opts(void)
 	struct stat sb;
 
 	if (!opt.export || !opt.file || !opt.local)
-		die("-e EXPORT, -f FILE and -l LOCALFILE are required");
+		rr_die("-e EXPORT, -f FILE and -l LOCALFILE are required");
 	if ((fd = open(opt.local, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &sb) < 0)
-		die("%s: %s", opt.local, strerror(errno));
+		rr_die("%s: %s", opt.local, strerror(errno));
 	g_local_len = (size_t)sb.st_size;
-	g_local = xmalloc(g_local_len);
+	g_local = rr_xmalloc(g_local_len);
 	if (read(fd, g_local, g_local_len) != (ssize_t)g_local_len)
-		die("%s: short read", opt.local);
+		rr_die("%s: short read", opt.local);
 	close(fd);
 }
 
@@ -1177,9 +877,9 @@ lookup_file(const char *name, struct fh *out, uint64_t *size)
 	memset(&st, 0, sizeof(st));
 	client_init(&c, 0, opt.src_normal, &st);
 	if (op_mnt(&c.m, opt.export, &root) < 0)
-		die("MNT %s: %s", opt.export, c.m.err);
+		rr_die("MNT %s: %s", opt.export, c.m.err);
 	if (op_lookup(&c.n, &root, name, out) < 0 || op_getattr(&c.n, out, size) < 0)
-		die("%s: %s", name, c.n.err);
+		rr_die("%s: %s", name, c.n.err);
 	client_free(&c);
 	free(st.lat);
 }
@@ -1212,7 +912,7 @@ write_all(int fd, const void *p, size_t n)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
-			die("write to pipe: %s", strerror(errno));
+			rr_die("write to pipe: %s", strerror(errno));
 		c += k;
 		n -= (size_t)k;
 	}
@@ -1239,16 +939,16 @@ read_all(int fd, void *p, size_t n)
 static void __attribute__((noreturn))
 flood_child(unsigned n, int wfd, int rfd)
 {
-	unsigned batch = 64, *order = xmalloc(n * sizeof(unsigned));
-	int *fds = xmalloc(n * sizeof(int)), f;
-	struct pollfd *pf = xmalloc(n * sizeof(*pf));
+	unsigned batch = 64, *order = rr_xmalloc(n * sizeof(unsigned));
+	int *fds = rr_xmalloc(n * sizeof(int)), f;
+	struct pollfd *pf = rr_xmalloc(n * sizeof(*pf));
 	struct flood_report rep = { 0, 0, 0, daemon_fds() };
 	unsigned char done[64], *gone;
 	char cmd;
 
 	for (unsigned i = 0; i < n; i += batch) {
 		unsigned k = n - i < batch ? n - i : batch;
-		double deadline = now() + 10;	/* a SYN dropped twice costs 3 s */
+		double deadline = rr_now() + 10;	/* a SYN dropped twice costs 3 s */
 
 		for (unsigned j = 0; j < k; j++) {
 			int fd = sock_new(SOCK_STREAM, opt.src_hostile, 0);
@@ -1269,7 +969,7 @@ flood_child(unsigned n, int wfd, int rfd)
 
 			for (unsigned j = 0; j < k; j++)
 				pending += !done[j];
-			if (pending == 0 || now() > deadline)
+			if (pending == 0 || rr_now() > deadline)
 				break;
 			if (poll(pf, k, 100) <= 0)
 				continue;
@@ -1309,7 +1009,7 @@ flood_child(unsigned n, int wfd, int rfd)
 	write_all(wfd, &rep, sizeof(rep));
 	if (read_all(rfd, &cmd, 1) == 0) {
 		/* which of ours did the daemon close? (it sent FIN: POLLRDHUP) */
-		gone = xmalloc(rep.norder + 1);
+		gone = rr_xmalloc(rep.norder + 1);
 		for (unsigned p = 0; p < rep.norder; p++) {
 			pf[p].fd = fds[order[p]];
 			pf[p].events = POLLRDHUP;
@@ -1362,15 +1062,15 @@ cmd_idle_flood(void)
 	per = lim > 512 + 64 ? (unsigned)(lim - 256) : 256;
 	if (per > n)
 		per = n;
-	pids = xmalloc((n / per + 1) * sizeof(*pids));
-	pipes = xmalloc((n / per + 1) * sizeof(*pipes));
-	cnt = xmalloc((n / per + 1) * sizeof(*cnt));
-	gone = xmalloc(n + 1);
+	pids = rr_xmalloc((n / per + 1) * sizeof(*pids));
+	pipes = rr_xmalloc((n / per + 1) * sizeof(*pipes));
+	cnt = rr_xmalloc((n / per + 1) * sizeof(*cnt));
+	gone = rr_xmalloc(n + 1);
 	if (check_once("pre", 0) < 0)
 		return 1;
 	fds0 = fdmax = daemon_fds();
 	normal_start(&nm, opt.src_normal, 1);
-	t0 = now();
+	t0 = rr_now();
 	fflush(stdout);
 	for (unsigned i = 0; i < n; i += per, nchild++) {
 		unsigned k = n - i < per ? n - i : per;
@@ -1378,10 +1078,10 @@ cmd_idle_flood(void)
 		struct flood_report rep;
 
 		if (pipe(up) < 0 || pipe(down) < 0)
-			die("pipe: %s", strerror(errno));
+			rr_die("pipe: %s", strerror(errno));
 		pids[nchild] = fork();
 		if (pids[nchild] < 0)
-			die("fork: %s", strerror(errno));
+			rr_die("fork: %s", strerror(errno));
 		if (pids[nchild] == 0) {
 			close_others(up[1], down[0]);
 			flood_child(k, up[1], down[0]);
@@ -1391,15 +1091,15 @@ cmd_idle_flood(void)
 		pipes[nchild][0] = up[0];	/* reports come up */
 		pipes[nchild][1] = down[1];	/* commands go down */
 		if (read_all(up[0], &rep, sizeof(rep)) < 0)
-			die("flood child %u died", nchild);
+			rr_die("flood child %u died", nchild);
 		opened += rep.opened;
 		failed += rep.failed;
 		cnt[nchild] = rep.norder;
 		if (rep.fdmax > fdmax)
 			fdmax = rep.fdmax;
 	}
-	t_open = now() - t0;
-	for (end = now() + secs; now() < end; sleep_s(0.1))
+	t_open = rr_now() - t0;
+	for (end = rr_now() + secs; rr_now() < end; sleep_s(0.1))
 		if ((f = daemon_fds()) > fdmax)
 			fdmax = f;
 	/*
@@ -1411,7 +1111,7 @@ cmd_idle_flood(void)
 	for (unsigned c = 0; c < nchild; c++) {
 		write_all(pipes[c][1], "r", 1);
 		if (read_all(pipes[c][0], gone + norder, cnt[c]) < 0)
-			die("flood child %u died", c);
+			rr_die("flood child %u died", c);
 		norder += cnt[c];
 	}
 	oldest = norder > opt.keep + 76 ? norder - opt.keep - 76 : 0;
@@ -1470,10 +1170,10 @@ cmd_slow_reader(void)
 
 	need_file_opts();
 	if (!opt.big)
-		die("-b BIGFILE is required");
+		rr_die("-b BIGFILE is required");
 	lookup_file(opt.big, &big, &bigsize);
 	if (bigsize < count)
-		die("%s has %" PRIu64 " bytes: 1 MiB at least, please", opt.big, bigsize);
+		rr_die("%s has %" PRIu64 " bytes: 1 MiB at least, please", opt.big, bigsize);
 
 	/*
 	 * Warm up: 1 MiB READs 32 at a time, read back, so the workers' own
@@ -1482,23 +1182,23 @@ cmd_slow_reader(void)
 	rpc_init(&w, 0, opt.nfs_port, opt.src_normal);
 	for (int round = 0; round < 2; round++) {
 		size_t alen = args_read(a, sizeof(a), &big, 0, count);
-		double deadline = now() + 20;
+		double deadline = rr_now() + 20;
 
 		if (w.fd < 0 && (w.fd = tcp_open(opt.src_normal, opt.nfs_port, deadline, 0)) < 0)
-			die("warm-up connect: %s", strerror(errno));
+			rr_die("warm-up connect: %s", strerror(errno));
 		for (int i = 0; i < 32; i++) {
-			struct xenc e;
+			struct rr_enc e;
 
-			xe_init(&e, w.out + 4, sizeof(w.out) - 4);
-			xe_callhdr(&e, ++w.xid, NFS_PROG, 3, NFSPROC3_READ);
-			xe_raw(&e, a, alen);
-			put32(w.out, LAST_FRAG | (uint32_t)xe_len(&e));
-			if (send_all(w.fd, w.out, xe_len(&e) + 4, deadline) < 0)
-				die("warm-up send");
+			rr_enc_init(&e, w.out + 4, sizeof(w.out) - 4);
+			rr_enc_callhdr(&e, ++w.xid, NFS_PROG, 3, NFSPROC3_READ, &g_cred.auth);
+			rr_enc_bytes(&e, a, alen);
+			rr_put32(w.out, RR_LAST_FRAG | (uint32_t)e.len);
+			if (rr_send_all(w.fd, w.out, e.len + 4, deadline) < 0)
+				rr_die("warm-up send");
 		}
 		for (int i = 0; i < 32; i++)
-			if (read_record(w.fd, &w.in, deadline) != 1)
-				die("warm-up: reply %d of 32 missing", i);
+			if (rr_read_record(w.fd, &w.in, MAX_RECORD, deadline) != 1)
+				rr_die("warm-up: reply %d of 32 missing", i);
 	}
 	rpc_free(&w);
 	sleep_s(0.3);
@@ -1509,30 +1209,30 @@ cmd_slow_reader(void)
 		size_t alen = args_read(a, sizeof(a), &big, 0, count);
 		uint32_t xid = (uint32_t)time(NULL) << 8;
 
-		buf = xmalloc(per * 256);
+		buf = rr_xmalloc(per * 256);
 		buflen = 0;
 		for (unsigned i = 0; i < per; i++) {
-			struct xenc e;
+			struct rr_enc e;
 
-			xe_init(&e, buf + buflen + 4, 252);
-			xe_callhdr(&e, xid++, NFS_PROG, 3, NFSPROC3_READ);
-			xe_raw(&e, a, alen);
-			reclen = xe_len(&e) + 4;
-			put32(buf + buflen, LAST_FRAG | (uint32_t)(reclen - 4));
+			rr_enc_init(&e, buf + buflen + 4, 252);
+			rr_enc_callhdr(&e, xid++, NFS_PROG, 3, NFSPROC3_READ, &g_cred.auth);
+			rr_enc_bytes(&e, a, alen);
+			reclen = e.len + 4;
+			rr_put32(buf + buflen, RR_LAST_FRAG | (uint32_t)(reclen - 4));
 			buflen += reclen;
 		}
 	}
-	fds = xmalloc(nconn * sizeof(*fds));
-	off = xmalloc(nconn * sizeof(*off));
+	fds = rr_xmalloc(nconn * sizeof(*fds));
+	off = rr_xmalloc(nconn * sizeof(*off));
 	for (unsigned i = 0; i < nconn; i++) {
 		/* a tiny receive buffer: the replies stay with the server */
-		fds[i] = tcp_open(opt.src_hostile, opt.nfs_port, now() + 5, 4096);
+		fds[i] = tcp_open(opt.src_hostile, opt.nfs_port, rr_now() + 5, 4096);
 		off[i] = 0;
 		if (fds[i] < 0)
-			die("slow client: cannot connect: %s", strerror(errno));
+			rr_die("slow client: cannot connect: %s", strerror(errno));
 	}
 	normal_start(&nm, opt.src_normal, 1);
-	for (end = now() + secs; now() < end;) {
+	for (end = rr_now() + secs; rr_now() < end;) {
 		for (unsigned i = 0; i < nconn; i++) {
 			ssize_t k;
 
@@ -1542,10 +1242,10 @@ cmd_slow_reader(void)
 				off[i] = (off[i] + (size_t)k) % buflen;
 			}
 		}
-		if (now() >= next_sample) {
+		if (rr_now() >= next_sample) {
 			if ((r = daemon_rss_kb()) > rss_max)
 				rss_max = r;
-			next_sample = now() + 0.05;
+			next_sample = rr_now() + 0.05;
 		}
 		sleep_s(0.005);
 	}
@@ -1583,11 +1283,11 @@ make_garbage(uint64_t *rs, uint8_t *buf, int *mount)
 {
 	unsigned kind = (unsigned)(rnd(rs) % G_KINDS);
 	uint32_t xid = (uint32_t)rnd(rs);
-	struct xenc e;
+	struct rr_enc e;
 	size_t n;
 
 	*mount = 0;
-	xe_init(&e, buf, 2048);
+	rr_enc_init(&e, buf, 2048);
 	switch (kind) {
 	case G_RANDOM:
 		n = 1 + rnd(rs) % 1400;
@@ -1595,68 +1295,68 @@ make_garbage(uint64_t *rs, uint8_t *buf, int *mount)
 		*mount = (int)(rnd(rs) & 1);
 		return n;
 	case G_RPCVERS:		/* RPC version 3: RPC_MISMATCH */
-		xe_u32(&e, xid); xe_u32(&e, 0); xe_u32(&e, 3); xe_u32(&e, NFS_PROG);
-		xe_u32(&e, 3); xe_u32(&e, 1); xe_u32(&e, 0); xe_u32(&e, 0);
-		xe_u32(&e, 0); xe_u32(&e, 0);
+		rr_enc_u32(&e, xid); rr_enc_u32(&e, 0); rr_enc_u32(&e, 3); rr_enc_u32(&e, NFS_PROG);
+		rr_enc_u32(&e, 3); rr_enc_u32(&e, 1); rr_enc_u32(&e, 0); rr_enc_u32(&e, 0);
+		rr_enc_u32(&e, 0); rr_enc_u32(&e, 0);
 		break;
 	case G_REPLY:		/* a reply sent to the server */
-		xe_u32(&e, xid); xe_u32(&e, 1); xe_u32(&e, 0); xe_u32(&e, 0);
-		xe_u32(&e, 0); xe_u32(&e, 0);
+		rr_enc_u32(&e, xid); rr_enc_u32(&e, 1); rr_enc_u32(&e, 0); rr_enc_u32(&e, 0);
+		rr_enc_u32(&e, 0); rr_enc_u32(&e, 0);
 		break;
 	case G_CREDLEN:		/* AUTH_SYS with a 4 GiB credential */
-		xe_u32(&e, xid); xe_u32(&e, 0); xe_u32(&e, 2); xe_u32(&e, NFS_PROG);
-		xe_u32(&e, 3); xe_u32(&e, 1); xe_u32(&e, 1); xe_u32(&e, 0xfffffff0u);
-		xe_u32(&e, 0);
+		rr_enc_u32(&e, xid); rr_enc_u32(&e, 0); rr_enc_u32(&e, 2); rr_enc_u32(&e, NFS_PROG);
+		rr_enc_u32(&e, 3); rr_enc_u32(&e, 1); rr_enc_u32(&e, 1); rr_enc_u32(&e, 0xfffffff0u);
+		rr_enc_u32(&e, 0);
 		break;
 	case G_CREDBODY:	/* AUTH_SYS whose body is noise */
-		xe_u32(&e, xid); xe_u32(&e, 0); xe_u32(&e, 2); xe_u32(&e, NFS_PROG);
-		xe_u32(&e, 3); xe_u32(&e, (uint32_t)(rnd(rs) % 22)); xe_u32(&e, 1); xe_u32(&e, 40);
-		rnd_fill(rs, buf + xe_len(&e), 40);
-		xdr_setpos(&e.x, xe_len(&e) + 40);
-		xe_u32(&e, 0); xe_u32(&e, 0);
+		rr_enc_u32(&e, xid); rr_enc_u32(&e, 0); rr_enc_u32(&e, 2); rr_enc_u32(&e, NFS_PROG);
+		rr_enc_u32(&e, 3); rr_enc_u32(&e, (uint32_t)(rnd(rs) % 22)); rr_enc_u32(&e, 1); rr_enc_u32(&e, 40);
+		rnd_fill(rs, buf + e.len, 40);
+		e.len += 40;
+		rr_enc_u32(&e, 0); rr_enc_u32(&e, 0);
 		break;
 	case G_RANDPROC:	/* a proper header, any procedure, a random body */
-		xe_callhdr(&e, xid, NFS_PROG, 3, (uint32_t)(rnd(rs) % 30));
+		rr_enc_callhdr(&e, xid, NFS_PROG, 3, (uint32_t)(rnd(rs) % 30), &g_cred.auth);
 		n = (rnd(rs) % 64) * 4;
-		rnd_fill(rs, buf + xe_len(&e), n);
-		return xe_len(&e) + n;
+		rnd_fill(rs, buf + e.len, n);
+		return e.len + n;
 	case G_RANDPROG:
-		xe_callhdr(&e, xid, (uint32_t)rnd(rs), (uint32_t)(rnd(rs) % 8), (uint32_t)(rnd(rs) % 8));
+		rr_enc_callhdr(&e, xid, (uint32_t)rnd(rs), (uint32_t)(rnd(rs) % 8), (uint32_t)(rnd(rs) % 8), &g_cred.auth);
 		break;
 	case G_TRUNC:		/* a header cut short */
-		xe_callhdr(&e, xid, NFS_PROG, 3, NFSPROC3_GETATTR);
-		return 1 + rnd(rs) % (xe_len(&e) - 1);
+		rr_enc_callhdr(&e, xid, NFS_PROG, 3, NFSPROC3_GETATTR, &g_cred.auth);
+		return 1 + rnd(rs) % (e.len - 1);
 	case G_FHLEN:		/* a handle of 4 GiB */
-		xe_callhdr(&e, xid, NFS_PROG, 3, NFSPROC3_GETATTR);
-		xe_u32(&e, 0xffffffffu);
+		rr_enc_callhdr(&e, xid, NFS_PROG, 3, NFSPROC3_GETATTR, &g_cred.auth);
+		rr_enc_u32(&e, 0xffffffffu);
 		break;
 	case G_MNTLEN:		/* a mount path of 2 GiB */
-		xe_callhdr(&e, xid, MOUNT_PROG, (uint32_t)(1 + rnd(rs) % 3), MOUNTPROC3_MNT);
-		xe_u32(&e, 0x7ffffff0u);
+		rr_enc_callhdr(&e, xid, MOUNT_PROG, (uint32_t)(1 + rnd(rs) % 3), MOUNTPROC3_MNT, &g_cred.auth);
+		rr_enc_u32(&e, 0x7ffffff0u);
 		*mount = 1;
 		break;
 	case G_READFH:		/* READ of a forged handle, all of it */
-		xe_callhdr(&e, xid, NFS_PROG, 3, NFSPROC3_READ);
-		xe_u32(&e, 64);
-		rnd_fill(rs, buf + xe_len(&e), 64);
-		xdr_setpos(&e.x, xe_len(&e) + 64);
-		xe_u64(&e, rnd(rs));
-		xe_u32(&e, 0xffffffffu);
+		rr_enc_callhdr(&e, xid, NFS_PROG, 3, NFSPROC3_READ, &g_cred.auth);
+		rr_enc_u32(&e, 64);
+		rnd_fill(rs, buf + e.len, 64);
+		e.len += 64;
+		rr_enc_u64(&e, rnd(rs));
+		rr_enc_u32(&e, 0xffffffffu);
 		break;
 	case G_V2:		/* NFSv2, any procedure, a random body */
-		xe_callhdr(&e, xid, NFS_PROG, 2, (uint32_t)(rnd(rs) % 20));
+		rr_enc_callhdr(&e, xid, NFS_PROG, 2, (uint32_t)(rnd(rs) % 20), &g_cred.auth);
 		n = (rnd(rs) % 40) * 4;
-		rnd_fill(rs, buf + xe_len(&e), n);
-		return xe_len(&e) + n;
+		rnd_fill(rs, buf + e.len, n);
+		return e.len + n;
 	default:		/* G_GIDS: AUTH_SYS claiming 4 billion groups */
-		xe_u32(&e, xid); xe_u32(&e, 0); xe_u32(&e, 2); xe_u32(&e, NFS_PROG);
-		xe_u32(&e, 3); xe_u32(&e, 1); xe_u32(&e, 1); xe_u32(&e, 24);
-		xe_u32(&e, 0); xe_u32(&e, 0); xe_u32(&e, 0); xe_u32(&e, 0);
-		xe_u32(&e, 0xffffffffu); xe_u32(&e, 0);
-		xe_u32(&e, 0); xe_u32(&e, 0);
+		rr_enc_u32(&e, xid); rr_enc_u32(&e, 0); rr_enc_u32(&e, 2); rr_enc_u32(&e, NFS_PROG);
+		rr_enc_u32(&e, 3); rr_enc_u32(&e, 1); rr_enc_u32(&e, 1); rr_enc_u32(&e, 24);
+		rr_enc_u32(&e, 0); rr_enc_u32(&e, 0); rr_enc_u32(&e, 0); rr_enc_u32(&e, 0);
+		rr_enc_u32(&e, 0xffffffffu); rr_enc_u32(&e, 0);
+		rr_enc_u32(&e, 0); rr_enc_u32(&e, 0);
 		break;
 	}
-	return xe_len(&e);
+	return e.len;
 }
 
 #define GARBAGE_TCP 4
@@ -1679,12 +1379,12 @@ cmd_garbage(void)
 	server_addr(&nfs_sa, opt.nfs_port);
 	server_addr(&mnt_sa, opt.mount_port);
 	if ((ufd = sock_new(SOCK_DGRAM, opt.src_hostile, 0)) < 0)
-		die("UDP socket: %s", strerror(errno));
+		rr_die("UDP socket: %s", strerror(errno));
 	for (int i = 0; i < GARBAGE_TCP; i++)
 		tfd[i] = -1;
 	normal_start(&nm, opt.src_normal, 1);
-	t0 = now();
-	while ((t = now()) < t0 + secs) {
+	t0 = rr_now();
+	while ((t = rr_now()) < t0 + secs) {
 		uint64_t due = (uint64_t)(opt.rate * (t - t0));
 		ssize_t k;
 
@@ -1715,7 +1415,7 @@ cmd_garbage(void)
 					raw_sent++;
 				} else {
 					n = make_garbage(&rs, rec + 4, &mount) + 4;
-					put32(rec, LAST_FRAG | (uint32_t)(n - 4));
+					rr_put32(rec, RR_LAST_FRAG | (uint32_t)(n - 4));
 				}
 				k = send(tfd[i], rec, n, MSG_DONTWAIT | MSG_NOSIGNAL);
 				if (k < 0 && (errno == EAGAIN || errno == EINTR))
@@ -1769,7 +1469,7 @@ cmd_garbage(void)
 		if (sent >= due)
 			sleep_s(0.0005);
 	}
-	elapsed = now() - t0;
+	elapsed = rr_now() - t0;
 	normal_stop(&nm);
 	printf("garbage_msgs=%" PRIu64 " udp_msgs=%" PRIu64 " tcp_msgs=%" PRIu64
 	    " tcp_raw_noise=%" PRIu64 " tcp_connections=%u udp_send_errors=%u udp_replies=%" PRIu64 "\n",
@@ -1793,19 +1493,19 @@ cmd_garbage(void)
 /* Waits for the reply to xid on fd: "answered" (a correct GETATTR/READ
  * reply, checked by the caller through *res), "closed", "timeout". */
 static const char *
-await_reply(int fd, uint32_t xid, struct rbuf *b, const uint8_t **res, size_t *rlen, double secs)
+await_reply(int fd, uint32_t xid, struct rr_rbuf *b, const uint8_t **res, size_t *rlen, double secs)
 {
-	double deadline = now() + secs;
+	double deadline = rr_now() + secs;
 
 	for (;;) {
 		uint32_t rxid;
-		int rc = read_record(fd, b, deadline);
+		int rc = rr_read_record(fd, b, MAX_RECORD, deadline);
 
 		if (rc == 0)
 			return "timeout";
 		if (rc < 0)
 			return "closed";
-		if (parse_reply(b->p, b->len, &rxid, res, rlen) == 0 && rxid == xid)
+		if (rr_parse_reply(b->p, b->len, &rxid, res, rlen) == 0 && rxid == xid)
 			return "answered";
 		if (rxid == xid)
 			return "rpc-error";
@@ -1816,14 +1516,14 @@ await_reply(int fd, uint32_t xid, struct rbuf *b, const uint8_t **res, size_t *r
 static int
 getattr_ok(const uint8_t *res, size_t rlen)
 {
-	struct xdec d;
+	struct rr_dec d;
 	uint32_t st;
 	uint64_t size;
 
-	xd_init(&d, res, rlen);
-	st = xd_u32(&d);
-	xd_skip(&d, 20);
-	size = xd_u64(&d);
+	rr_dec_init(&d, res, rlen);
+	st = rr_dec_u32(&d);
+	rr_dec_skip(&d, 20);
+	size = rr_dec_u64(&d);
 	return d.ok && st == 0 && size == g_local_len;
 }
 
@@ -1831,7 +1531,7 @@ getattr_ok(const uint8_t *res, size_t rlen)
 static int
 await_close(int fd, double secs)
 {
-	double deadline = now() + secs;
+	double deadline = rr_now() + secs;
 	uint8_t sink[4096];
 
 	for (;;) {
@@ -1839,7 +1539,7 @@ await_close(int fd, double secs)
 
 		if (k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR))
 			return 1;
-		if (k < 0 && !wait_fd(fd, POLLIN, deadline))
+		if (k < 0 && !rr_wait_fd(fd, POLLIN, deadline))
 			return 0;
 	}
 }
@@ -1853,7 +1553,7 @@ fragment(uint8_t *out, const uint8_t *rec, size_t len, size_t fragsz)
 	for (size_t i = 0; i < len; i += fragsz) {
 		size_t n = len - i < fragsz ? len - i : fragsz;
 
-		put32(out + o, (i + n == len ? LAST_FRAG : 0) | (uint32_t)n);
+		rr_put32(out + o, (i + n == len ? RR_LAST_FRAG : 0) | (uint32_t)n);
 		memcpy(out + o + 4, rec + i, n);
 		o += 4 + n;
 	}
@@ -1868,38 +1568,38 @@ cmd_recmark(void)
 	uint8_t call[4096], *big;
 	size_t clen, rlen, n;
 	const uint8_t *res;
-	struct rbuf b = { 0 };
+	struct rr_rbuf b = { 0 };
 	uint32_t xid = (uint32_t)time(NULL) * 7919u;
 	const char *what;
-	struct xenc e;
+	struct rr_enc e;
 	uint8_t a[128];
 	long rss0, rss1;
 	int fd;
 
 	need_file_opts();
 	lookup_file(opt.file, &f, &size);
-	big = xmalloc(2u << 20);
+	big = rr_xmalloc(2u << 20);
 
 #define GETATTR_CALL() do {						\
-		xe_init(&e, call, sizeof(call));			\
-		xe_callhdr(&e, ++xid, NFS_PROG, 3, NFSPROC3_GETATTR);	\
-		xe_raw(&e, a, args_fh(a, sizeof(a), &f));		\
-		clen = xe_len(&e);					\
+		rr_enc_init(&e, call, sizeof(call));			\
+		rr_enc_callhdr(&e, ++xid, NFS_PROG, 3, NFSPROC3_GETATTR, &g_cred.auth);	\
+		rr_enc_bytes(&e, a, args_fh(a, sizeof(a), &f));		\
+		clen = e.len;					\
 	} while (0)
 #define CONNECT() do {							\
-		fd = tcp_open(opt.src_hostile, opt.nfs_port, now() + 5, 0);	\
+		fd = tcp_open(opt.src_hostile, opt.nfs_port, rr_now() + 5, 0);	\
 		if (fd < 0)						\
-			die("connect: %s", strerror(errno));		\
+			rr_die("connect: %s", strerror(errno));		\
 	} while (0)
 
 	/* a. 10,000 empty last fragments (empty records), then a call */
 	CONNECT();
 	for (n = 0; n < 10000; n++)
-		put32(big + 4 * n, LAST_FRAG);
+		rr_put32(big + 4 * n, RR_LAST_FRAG);
 	GETATTR_CALL();
-	put32(big + 4 * n, LAST_FRAG | (uint32_t)clen);
+	rr_put32(big + 4 * n, RR_LAST_FRAG | (uint32_t)clen);
 	memcpy(big + 4 * n + 4, call, clen);
-	if (send_all(fd, big, 4 * n + 4 + clen, now() + 5) < 0)
+	if (rr_send_all(fd, big, 4 * n + 4 + clen, rr_now() + 5) < 0)
 		what = "send-failed";
 	else
 		what = await_reply(fd, xid, &b, &res, &rlen, 3);
@@ -1911,11 +1611,11 @@ cmd_recmark(void)
 	/* b. 2,000 empty non-last fragments, then the call as the last one */
 	CONNECT();
 	for (n = 0; n < 2000; n++)
-		put32(big + 4 * n, 0);
+		rr_put32(big + 4 * n, 0);
 	GETATTR_CALL();
-	put32(big + 4 * n, LAST_FRAG | (uint32_t)clen);
+	rr_put32(big + 4 * n, RR_LAST_FRAG | (uint32_t)clen);
 	memcpy(big + 4 * n + 4, call, clen);
-	if (send_all(fd, big, 4 * n + 4 + clen, now() + 5) < 0)
+	if (rr_send_all(fd, big, 4 * n + 4 + clen, rr_now() + 5) < 0)
 		what = "closed";	/* it hung up while we were still sending */
 	else
 		what = await_reply(fd, xid, &b, &res, &rlen, 3);
@@ -1927,32 +1627,32 @@ cmd_recmark(void)
 	/* c. empty records between calls on one connection: both answered */
 	CONNECT();
 	GETATTR_CALL();
-	put32(big, LAST_FRAG | (uint32_t)clen);
+	rr_put32(big, RR_LAST_FRAG | (uint32_t)clen);
 	memcpy(big + 4, call, clen);
 	n = 4 + clen;
 	for (int i = 0; i < 100; i++, n += 4)
-		put32(big + n, LAST_FRAG);
+		rr_put32(big + n, RR_LAST_FRAG);
 	{
 		uint32_t first = xid;
 		int got = 0;
 		double deadline;
 
 		GETATTR_CALL();
-		put32(big + n, LAST_FRAG | (uint32_t)clen);
+		rr_put32(big + n, RR_LAST_FRAG | (uint32_t)clen);
 		memcpy(big + n + 4, call, clen);
 		n += 4 + clen;
-		send_all(fd, big, n, now() + 5);
+		rr_send_all(fd, big, n, rr_now() + 5);
 		/* replies on one connection may come in any order */
 		what = "answered";
-		for (deadline = now() + 3; got != 3;) {
+		for (deadline = rr_now() + 3; got != 3;) {
 			uint32_t rxid;
-			int rc = read_record(fd, &b, deadline);
+			int rc = rr_read_record(fd, &b, MAX_RECORD, deadline);
 
 			if (rc <= 0) {
 				what = rc == 0 ? "timeout" : got ? "mixed" : "closed";
 				break;
 			}
-			rc = parse_reply(b.p, b.len, &rxid, &res, &rlen);
+			rc = rr_parse_reply(b.p, b.len, &rxid, &res, &rlen);
 			if (rxid != first && rxid != xid)
 				continue;
 			if (rc != 0 || !getattr_ok(res, rlen)) {
@@ -1971,26 +1671,26 @@ cmd_recmark(void)
 		static const uint32_t huge[] = {
 			0x7fffffffu,			/* 2 GiB, not last */
 			0xffffffffu,			/* 2 GiB, last */
-			LAST_FRAG | (16u << 20),	/* 16 MiB */
-			LAST_FRAG | ((1u << 20) + 65536),	/* just over 1 MiB + headers */
+			RR_LAST_FRAG | (16u << 20),	/* 16 MiB */
+			RR_LAST_FRAG | ((1u << 20) + 65536),	/* just over 1 MiB + headers */
 		};
 		unsigned closed = 0;
 
 		for (unsigned i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
 			CONNECT();
-			put32(big, huge[i]);
+			rr_put32(big, huge[i]);
 			memset(big + 4, 0, 4096);
-			send_all(fd, big, 4 + 4096, now() + 2);
+			rr_send_all(fd, big, 4 + 4096, rr_now() + 2);
 			closed += (unsigned)await_close(fd, 3);
 			close(fd);
 		}
 		/* and two fragments of one record whose sum is too big: 1 MiB + 64 KiB */
 		CONNECT();
-		put32(big, 1u << 20);
+		rr_put32(big, 1u << 20);
 		memset(big + 4, 0, 1u << 20);
-		put32(big + 4 + (1u << 20), LAST_FRAG | 65536u);
+		rr_put32(big + 4 + (1u << 20), RR_LAST_FRAG | 65536u);
 		memset(big + 8 + (1u << 20), 0, 65536);
-		send_all(fd, big, 8 + (1u << 20) + 65536, now() + 5);
+		rr_send_all(fd, big, 8 + (1u << 20) + 65536, rr_now() + 5);
 		closed += (unsigned)await_close(fd, 3);
 		close(fd);
 		printf("huge_fragments=%u huge_closed=%u\n",
@@ -2003,7 +1703,7 @@ cmd_recmark(void)
 	CONNECT();
 	GETATTR_CALL();
 	n = fragment(big, call, clen, 1);
-	send_all(fd, big, n, now() + 5);
+	rr_send_all(fd, big, n, rr_now() + 5);
 	what = await_reply(fd, xid, &b, &res, &rlen, 3);
 	if (strcmp(what, "answered") == 0 && !getattr_ok(res, rlen))
 		what = "wrong-answer";
@@ -2012,9 +1712,9 @@ cmd_recmark(void)
 	GETATTR_CALL();
 	n = fragment(big, call, clen, 1);
 	for (size_t i = 0; i < n; i += 5) {
-		send_all(fd, big + i, 2, now() + 2);
+		rr_send_all(fd, big + i, 2, rr_now() + 2);
 		sleep_s(0.0005);
-		send_all(fd, big + i + 2, 3, now() + 2);
+		rr_send_all(fd, big + i + 2, 3, rr_now() + 2);
 	}
 	what = await_reply(fd, xid, &b, &res, &rlen, 3);
 	if (strcmp(what, "answered") == 0 && !getattr_ok(res, rlen))
@@ -2023,25 +1723,25 @@ cmd_recmark(void)
 	/* g. a READ in 4-byte fragments: the data must be the file's */
 	{
 		uint32_t cnt = g_local_len < 4096 ? (uint32_t)g_local_len : 4096;
-		struct xdec d;
+		struct rr_dec d;
 		const uint8_t *data;
 		u_int dlen;
 		uint32_t st;
 
-		xe_init(&e, call, sizeof(call));
-		xe_callhdr(&e, ++xid, NFS_PROG, 3, NFSPROC3_READ);
-		xe_raw(&e, a, args_read(a, sizeof(a), &f, 0, cnt));
-		clen = xe_len(&e);
+		rr_enc_init(&e, call, sizeof(call));
+		rr_enc_callhdr(&e, ++xid, NFS_PROG, 3, NFSPROC3_READ, &g_cred.auth);
+		rr_enc_bytes(&e, a, args_read(a, sizeof(a), &f, 0, cnt));
+		clen = e.len;
 		n = fragment(big, call, clen, 4);
-		send_all(fd, big, n, now() + 5);
+		rr_send_all(fd, big, n, rr_now() + 5);
 		what = await_reply(fd, xid, &b, &res, &rlen, 3);
 		if (strcmp(what, "answered") == 0) {
-			xd_init(&d, res, rlen);
-			st = xd_u32(&d);
+			rr_dec_init(&d, res, rlen);
+			st = rr_dec_u32(&d);
 			skip_post_op_attr(&d);
-			(void)xd_u32(&d);
-			(void)xd_u32(&d);
-			data = xd_opaque(&d, &dlen, cnt);
+			(void)rr_dec_u32(&d);
+			(void)rr_dec_u32(&d);
+			data = rr_dec_opaque(&d, &dlen, cnt);
 			if (!d.ok || st != 0 || dlen != cnt || memcmp(data, g_local, cnt) != 0)
 				what = "wrong-answer";
 		}
@@ -2054,7 +1754,7 @@ cmd_recmark(void)
 	GETATTR_CALL();
 	memset(call + clen, 0, 2000);
 	n = fragment(big, call, clen + 2000, 1);
-	if (send_all(fd, big, n, now() + 5) < 0)
+	if (rr_send_all(fd, big, n, rr_now() + 5) < 0)
 		what = "closed";
 	else
 		what = await_reply(fd, xid, &b, &res, &rlen, 3);
@@ -2101,17 +1801,17 @@ fconn_fill(struct flood *fl, struct fconn *c, uint32_t *xid)
 	if (c->out_off == c->out_len)
 		c->out_off = c->out_len = 0;
 	while (c->inflight < fl->window && c->out_len + 300 <= sizeof(c->out)) {
-		struct xenc e;
+		struct rr_enc e;
 		int read = (*xid & 3) == 0;
 
-		xe_init(&e, c->out + c->out_len + 4, 296);
-		xe_callhdr(&e, ++*xid, NFS_PROG, 3, read ? NFSPROC3_READ : NFSPROC3_GETATTR);
+		rr_enc_init(&e, c->out + c->out_len + 4, 296);
+		rr_enc_callhdr(&e, ++*xid, NFS_PROG, 3, read ? NFSPROC3_READ : NFSPROC3_GETATTR, &g_cred.auth);
 		if (read)
-			xe_raw(&e, a, args_read(a, sizeof(a), &fl->big, 0, 16384));
+			rr_enc_bytes(&e, a, args_read(a, sizeof(a), &fl->big, 0, 16384));
 		else
-			xe_raw(&e, a, args_fh(a, sizeof(a), &fl->small));
-		put32(c->out + c->out_len, LAST_FRAG | (uint32_t)xe_len(&e));
-		c->out_len += 4 + xe_len(&e);
+			rr_enc_bytes(&e, a, args_fh(a, sizeof(a), &fl->small));
+		rr_put32(c->out + c->out_len, RR_LAST_FRAG | (uint32_t)e.len);
+		c->out_len += 4 + e.len;
 		c->inflight++;
 	}
 }
@@ -2125,9 +1825,9 @@ fconn_input(struct flood *fl, struct fconn *c, const uint8_t *p, size_t n)
 			c->hdr[c->hdr_have++] = *p++;
 			n--;
 			if (c->hdr_have == 4) {
-				uint32_t h = get32(c->hdr);
-				c->last = (h & LAST_FRAG) != 0;
-				c->frag_left = h & ~LAST_FRAG;
+				uint32_t h = rr_get32(c->hdr);
+				c->last = (h & RR_LAST_FRAG) != 0;
+				c->frag_left = h & ~RR_LAST_FRAG;
 			}
 		} else {
 			size_t take = n < c->frag_left ? n : c->frag_left;
@@ -2160,18 +1860,18 @@ flood_main(void *arg)
 	int ufd = udp_open(opt.src_hostile, opt.nfs_port);
 
 	if (cs == NULL || pf == NULL)
-		die("out of memory");
+		rr_die("out of memory");
 	for (unsigned i = 0; i < fl->nconn; i++)
 		cs[i].fd = -1;
 	/* UDP: 64 GETATTRs per round */
 	for (int i = 0; i < 64; i++) {
-		struct xenc e;
+		struct rr_enc e;
 
-		xe_init(&e, ubuf[i], sizeof(ubuf[i]));
-		xe_callhdr(&e, ++xid, NFS_PROG, 3, NFSPROC3_GETATTR);
-		xe_raw(&e, a, args_fh(a, sizeof(a), &fl->small));
+		rr_enc_init(&e, ubuf[i], sizeof(ubuf[i]));
+		rr_enc_callhdr(&e, ++xid, NFS_PROG, 3, NFSPROC3_GETATTR, &g_cred.auth);
+		rr_enc_bytes(&e, a, args_fh(a, sizeof(a), &fl->small));
 		iov[i].iov_base = ubuf[i];
-		iov[i].iov_len = xe_len(&e);
+		iov[i].iov_len = e.len;
 		memset(&mm[i], 0, sizeof(mm[i]));
 		mm[i].msg_hdr.msg_iov = &iov[i];
 		mm[i].msg_hdr.msg_iovlen = 1;
@@ -2230,7 +1930,7 @@ flood_main(void *arg)
 		}
 		if (ufd >= 0 && (pf[fl->nconn].revents & POLLOUT)) {
 			for (int i = 0; i < 64; i++)
-				put32(ubuf[i], ++xid);
+				rr_put32(ubuf[i], ++xid);
 			if ((k = sendmmsg(ufd, mm, 64, MSG_DONTWAIT)) > 0)
 				fl->udp_sent += (uint64_t)k;
 		}
@@ -2260,7 +1960,7 @@ cmd_fairness(void)
 
 	need_file_opts();
 	if (!opt.big)
-		die("-b BIGFILE is required");
+		rr_die("-b BIGFILE is required");
 	memset(&fl, 0, sizeof(fl));
 	fl.nconn = opt.count ? opt.count : 32;
 	fl.window = 128;
@@ -2277,11 +1977,11 @@ cmd_fairness(void)
 		client_init(&c, 0, opt.src_normal, s);
 		if (phase == 1) {
 			if (pthread_create(&fl.tid, NULL, flood_main, &fl) != 0)
-				die("pthread_create");
+				rr_die("pthread_create");
 			sleep_s(1);	/* let the flood build up */
 		}
-		t0 = now();
-		for (end = t0 + dur; now() < end;) {
+		t0 = rr_now();
+		for (end = t0 + dur; rr_now() < end;) {
 			uint64_t gsize = 0, off = (rnd(&rs) % (g_local_len / 512 + 1)) * 512;
 			uint32_t got = 0, cnt = 4096;
 			int rc, eof;
@@ -2297,7 +1997,7 @@ cmd_fairness(void)
 			    got != (g_local_len - off < cnt ? g_local_len - off : cnt)))
 				stats_bad(s, "READ at %" PRIu64 ": wrong data", off);
 		}
-		elapsed = now() - t0;
+		elapsed = rr_now() - t0;
 		client_free(&c);
 		if (phase == 1) {
 			atomic_store(&fl.stop, 1);
@@ -2340,6 +2040,7 @@ main(int argc, char **argv)
 	};
 	int c;
 
+	rr.name = "hostile";
 	while ((c = getopt(argc, argv, "H:n:m:e:f:l:b:c:s:p:d:N:r:k:h")) != -1) {
 		switch (c) {
 		case 'H': opt.host = optarg; break;
@@ -2368,9 +2069,7 @@ main(int argc, char **argv)
 	alarm(120);
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	g_auth = authunix_create((char *)"hostile", 0, 0, 0, NULL);
-	if (g_auth == NULL)
-		die("authunix_create failed");
+	rr_auth_sys(&g_cred, "hostile", 0, 0, 0, NULL);
 	if (strcmp(argv[optind], "check") == 0) {
 		need_file_opts();
 		return check_once("check", 0) < 0 || check_once("check_udp", 1) < 0;

@@ -32,12 +32,6 @@ for p in $PROTOS; do mkdir -p "$EXPORT/$p"; done
 
 start_daemon "$EXPORT 127.0.0.1(rw,insecure,no_root_squash) $V6" --no-rpcbind
 
-# call PROTO [OPTS] COMMAND ARGS...: output in $OUT, first status in $ST
-call() {
-	OUT=$(nfs_probe "$@" 2>&1)
-	ST=$(field status "$OUT")
-}
-
 # xcall XID PROTO COMMAND ARGS... [++ COMMAND ARGS...]: every call with XID
 xcall() {
 	local xid=$1 p=$2
@@ -83,28 +77,6 @@ dup_check() {
 		not_ok "$desc over $p: the retransmission's reply differs (status $(field status1 "$line") then $(field status2 "$line")): the call ran twice" \
 			"$OUT"
 	fi
-}
-
-# expect_st DESC ERE PROTO [OPTS] COMMAND ARGS...
-expect_st() {
-	local desc=$1 want=$2
-	shift 2
-	call "$@"
-	if [[ $ST =~ ^($want)$ ]]; then
-		ok "$desc"
-		return 0
-	fi
-	not_ok "$desc: status '${ST:-none}', want $want" "command: rpcprobe $*
-$OUT"
-	return 1
-}
-
-expect_eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', want '$3'" "${4:-$OUT}"; fi
-}
-
-hex() {
-	printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'
 }
 
 n=0

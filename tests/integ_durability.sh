@@ -34,47 +34,16 @@ $ASYNC 127.0.0.1(rw,insecure,no_root_squash,async)" --no-rpcbind
 # ---------------------------------------------------------------------------
 # helpers
 
-call() {
-	OUT=$(nfs_probe "$@" 2>&1)
-	ST=$(field status "$OUT")
-}
-
-expect_st() {
-	local desc=$1 want=$2
-	shift 2
-	call "$@"
-	if [[ $ST =~ ^($want)$ ]]; then
-		ok "$desc"
-		return 0
-	fi
-	not_ok "$desc: status '${ST:-none}', want $want" "command: rpcprobe $*
-$OUT"
-	return 1
-}
-
-expect_eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got '$2', want '$3'" "${4:-$OUT}"; fi
-}
-
-hex() {
-	printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'
-}
-
 sha() {
 	sha256sum <"$1" | cut -d' ' -f1
 }
 
 # kill_daemon: SIGKILL, no clean shutdown; the daemon must be gone after
 kill_daemon() {
-	local i
 	# out of the job table first, or bash reports the job as "Killed"
 	disown "$DAEMON_PID" 2>/dev/null
 	kill -KILL "$(_daemon_real_pid)" 2>/dev/null
-	for i in $(seq 100); do
-		_pid_running "$DAEMON_PID" || break
-		sleep 0.05
-	done
-	if _pid_running "$DAEMON_PID"; then
+	if ! _wait_gone "$DAEMON_PID" 100 0.05; then
 		kill -KILL "$DAEMON_PID" 2>/dev/null
 		fail "the daemon survived SIGKILL"
 	fi
@@ -89,10 +58,7 @@ start_again() {
 
 # create_file PROTO ROOT NAME: prints the handle of a new empty file
 create_file() {
-	local out
-	out=$(nfs_probe "$1" create "$2" "$3" guarded 0644 2>&1)
-	[ "$(field status "$out")" = 0 ] || return 1
-	field fh "$out"
+	ok_field fh nfs_probe "$1" create "$2" "$3" guarded 0644
 }
 
 ROOT_udp=$(mnt_fh udp "$EXPORT")
@@ -252,9 +218,7 @@ strace_start() {
 	return 1
 }
 strace_stop() {
-	[ -n "$STRACE_PID" ] || return 0
-	kill -INT "$STRACE_PID" 2>/dev/null
-	wait "$STRACE_PID" 2>/dev/null
+	stop_bg "$STRACE_PID" INT
 	STRACE_PID=
 }
 # syncs_after CMD...: run CMD; prints the sync calls the daemon made meanwhile

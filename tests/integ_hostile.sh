@@ -25,12 +25,7 @@ setup
 
 HOSTILE=${HOSTILE:-$top_builddir/tests/hostile}
 if [ ! -x "$HOSTILE" ]; then
-	command -v gcc >/dev/null 2>&1 && pkg-config --exists libtirpc 2>/dev/null ||
-		skip "hostile not built ($HOSTILE) and no gcc/libtirpc to build it"
-	# shellcheck disable=SC2046
-	gcc -O2 -Wall -Wextra -Werror -pthread $(pkg-config --cflags libtirpc) \
-		-o "$WORKDIR/hostile" "$TESTS_SRCDIR/hostile.c" $(pkg-config --libs libtirpc) ||
-		fail "cannot build hostile from $TESTS_SRCDIR/hostile.c"
+	build_tool hostile
 	HOSTILE=$WORKDIR/hostile
 fi
 

@@ -9,7 +9,7 @@ USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kc.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
-cp "$USERNFSD" "$here/guest/kernel-client.sh" "$stage/" || exit 99
+cp "$USERNFSD" "$here/guest/kernel-client.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
 
 start=$(date +%s)
 "$here/guest/run-guest" -t 600 "$stage/kernel-client.sh" "$stage/usernfsd"

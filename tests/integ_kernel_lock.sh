@@ -27,14 +27,8 @@ knfsd) need_cmd rpc.nfsd rpc.mountd exportfs ;;
 esac
 [ -x "$LOCKTOOL" ] || skip "lock tool not built: $LOCKTOOL (make check builds it)"
 
-# The kernel the guest boots: as run-guest picks it.
-kver=${USERNFSD_GUEST_KVER:-}
-if [ -z "$kver" ]; then
-	kver=$(for f in /boot/vmlinuz-*; do
-		v=${f#/boot/vmlinuz-}
-		[ ! -f "/lib/modules/$v/modules.dep" ] || echo "$v"
-	done | sort -V | tail -n 1)
-fi
+# The kernel the guest boots.
+kver=$("$TESTS_SRCDIR/guest/run-guest" -k)
 
 udpmods=
 if [ -n "$kver" ] && command -v qemu-system-x86_64 >/dev/null; then

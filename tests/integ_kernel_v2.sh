@@ -10,14 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top_builddir=${top_builddir:-$here/..}
 USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
 
-# The kernel the guest boots: as run-guest picks it.
-kver=${USERNFSD_GUEST_KVER:-}
-if [ -z "$kver" ]; then
-	kver=$(for f in /boot/vmlinuz-*; do
-		v=${f#/boot/vmlinuz-}
-		[ ! -f "/lib/modules/$v/modules.dep" ] || echo "$v"
-	done | sort -V | tail -n 1)
-fi
+# The kernel the guest boots.
+kver=$("$here/guest/run-guest" -k)
 
 udpmods=
 if [ -n "$kver" ] && command -v qemu-system-x86_64 >/dev/null; then
@@ -35,7 +29,7 @@ fi
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kc2.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
-cp "$USERNFSD" "$here/guest/kernel-v2.sh" "$stage/" || exit 99
+cp "$USERNFSD" "$here/guest/kernel-v2.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
 
 start=$(date +%s)
 "$here/guest/run-guest" -t 900 "$stage/kernel-v2.sh" "$stage/usernfsd" $udpmods

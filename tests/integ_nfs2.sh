@@ -35,45 +35,23 @@ $DENIED 10.9.9.9(rw)"
 IPV6=
 if has_ipv6_lo; then IPV6=1; fi
 
-host_for() { case $1 in *6) echo ::1 ;; *) echo 127.0.0.1 ;; esac; }
 # v2 PROTO [OPTIONS] COMMAND ARGS...: nfs2probe against the NFS port
 v2() {
-	local proto=$1 opts=()
-	shift
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-P) opts+=("$1"); shift ;;
-		-[augtcm]) opts+=("$1" "$2"); shift 2 ;;
-		*) break ;;
-		esac
-	done
-	"$NFS2PROBE" "${opts[@]}" "$(host_for "$proto")" "$NFS_PORT" "$proto" "$@"
+	probe_argv "$NFS2PROBE" P augtcm - "$NFS_PORT" "$@"
+	"${PROBE_ARGV[@]}"
 }
 # m1 PROTO [OPTIONS] COMMAND ARGS...: the same against the MOUNT port
 m1() {
-	local proto=$1 opts=()
-	shift
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-[augtcm]) opts+=("$1" "$2"); shift 2 ;;
-		*) break ;;
-		esac
-	done
-	"$NFS2PROBE" "${opts[@]}" "$(host_for "$proto")" "$MOUNT_PORT" "$proto" "$@"
+	probe_argv "$NFS2PROBE" P augtcm - "$MOUNT_PORT" "$@"
+	"${PROBE_ARGV[@]}"
 }
-# v2fh PROTO PATH: the MOUNT v1 handle of an export
+# v2root PROTO PATH: the MOUNT v1 handle of an export
 v2root() {
-	local out
-	out=$(m1 "$1" mnt "$2") || return 1
-	[ "$(field status "$out")" = 0 ] || return 1
-	field fh "$out"
+	ok_field fh m1 "$1" mnt "$2"
 }
 # v2fh_of PROTO DIRFH REL/PATH
 v2fh_of() {
-	local out
-	out=$(v2 "$1" lookup-path "$2" "$3") || return 1
-	[ "$(field status "$out")" = 0 ] || return 1
-	field fh "$out"
+	ok_field fh v2 "$1" lookup-path "$2" "$3"
 }
 # expect_status DESC STATUS PROTO COMMAND...: an NFSv2 call whose status is STATUS
 expect_status() {

@@ -200,30 +200,14 @@ fi
 
 # nlm PROTO [NLMPROBE OPTIONS] COMMAND ARGS...: from this (the server's) namespace
 nlm() {
-	local proto=$1 opts=()
-	shift
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-[PR]) opts+=("$1"); shift ;;
-		-[vniokstaS]) opts+=("$1" "$2"); shift 2 ;;
-		*) break ;;
-		esac
-	done
-	"$NLMPROBE" "${opts[@]}" "$(_host_for "$proto")" "$NLM_PORT" "$proto" "$@"
+	probe_argv "$NLMPROBE" PR vniokstaS - "$NLM_PORT" "$@"
+	"${PROBE_ARGV[@]}"
 }
 
 # cnlm PROTO [OPTIONS] COMMAND ARGS...: from the client namespace, to 10.200.0.1
 cnlm() {
-	local proto=$1 opts=()
-	shift
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-[PR]) opts+=("$1"); shift ;;
-		-[vniokstaS]) opts+=("$1" "$2"); shift 2 ;;
-		*) break ;;
-		esac
-	done
-	cns "$NLMPROBE" "${opts[@]}" $SRV "$NLM_PORT" "$proto" "$@"
+	probe_argv "$NLMPROBE" PR vniokstaS "$SRV" "$NLM_PORT" "$@"
+	cns "${PROBE_ARGV[@]}"
 }
 
 # expect_stat DESC STAT nlm|cnlm ARGS...: the reply has stat=STAT and echoes the cookie
@@ -331,9 +315,7 @@ start_listener() {   # start_listener granted|denied|never
 	fail "the callback listener did not start: $(cat "$LISTEN_LOG")"
 }
 stop_listener() {
-	[ -n "$LISTEN_PID" ] || return 0
-	kill -TERM "$LISTEN_PID" 2>/dev/null
-	wait "$LISTEN_PID" 2>/dev/null
+	stop_bg "$LISTEN_PID" TERM
 	LISTEN_PID=
 }
 
@@ -592,12 +574,11 @@ else
 fi
 
 # the other _MSG forms: answers come back as _RES calls
-hexof() { printf %s "$1" | od -An -tx1 | tr -d ' \n'; }
 msg_res() {   # msg_res DESC RES STAT PROTO CMD ARGS...: CMD sent as a message, its _RES carries STAT
 	local desc=$1 res=$2 st=$3 p=$4 k; shift 4
 	k=msg$RANDOM
 	expect_rpc "$desc: sent" SENT cnlm "$p" -n $C1 -i 501 -k "$k" "$@" || return
-	if wait_line "$LISTEN_LOG" "^callback=$res .*stat=$st .*cookie=$(hexof "$k")( |$)" 5; then
+	if wait_line "$LISTEN_LOG" "^callback=$res .*stat=$st .*cookie=$(hex "$k")( |$)" 5; then
 		ok "$desc: $res with stat=$st and the cookie"
 	else
 		not_ok "$desc: no $res with stat=$st and cookie $k" "$(tail -n 5 "$LISTEN_LOG")"
@@ -607,7 +588,7 @@ msg_res "LOCK_MSG over TCP" LOCK_RES $GRANTED tcp lock-msg "$FH" 0 10
 # TEST_MSG by another owner: svid 501 holds it, so ask as 502
 k=tm$RANDOM
 expect_rpc "TEST_MSG by another owner: sent" SENT cnlm udp -n $C1 -i 502 -k "$k" test-msg "$FH" 5 1
-if wait_line "$LISTEN_LOG" "^callback=TEST_RES .*stat=$DENIED .*cookie=$(hexof "$k") .*holder_svid=501 " 5; then
+if wait_line "$LISTEN_LOG" "^callback=TEST_RES .*stat=$DENIED .*cookie=$(hex "$k") .*holder_svid=501 " 5; then
 	ok "TEST_MSG: TEST_RES denies, naming the holder"
 else
 	not_ok "TEST_MSG: no TEST_RES naming holder 501" "$(tail -n 5 "$LISTEN_LOG")"

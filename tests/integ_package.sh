@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 stage=$(mktemp -d /var/tmp/usernfsd-pkg.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
-cp "$here/guest/package.sh" "$stage/" || exit 99
+cp "$here/guest/package.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
 
 start=$(date +%s)
 if [ -n "${USERNFSD_DEB:-}" ]; then

@@ -33,7 +33,8 @@ need_cmd mkfs.ext4 e2fsck truncate
 
 # The guest sees the host's / but gets a fresh /tmp: stage under /var/tmp.
 stage=$(mktemp -d /var/tmp/usernfsd-pl.XXXXXX) || fail "mktemp"
-cp "$USERNFSD" "$POWERLOSS" "$TESTS_SRCDIR/guest/powerloss.sh" "$stage/" || fail "staging"
+cp "$USERNFSD" "$POWERLOSS" "$TESTS_SRCDIR/guest/powerloss.sh" "$TESTS_SRCDIR/guest/guest-lib.sh" \
+	"$stage/" || fail "staging"
 kinds=$("$POWERLOSS" kinds) || fail "powerloss kinds"
 nkinds=$(echo "$kinds" | wc -l)
 

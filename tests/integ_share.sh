@@ -14,7 +14,7 @@ RPCPROBE=${RPCPROBE:-$top_builddir/tests/rpcprobe}
 stage=$(mktemp -d /var/tmp/usernfsd-share.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
 chmod 755 "$stage"
-cp "$USERNFSD" "$here/guest/share.sh" "$stage/" || exit 99
+cp "$USERNFSD" "$here/guest/share.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
 probe=
 if [ -x "$RPCPROBE" ]; then
 	cp "$RPCPROBE" "$stage/" && probe=$stage/rpcprobe

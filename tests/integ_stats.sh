@@ -77,9 +77,6 @@ metrics >"$T/after.prom" || fail "no metrics after the workload"
 d_proc() { echo $(($(jproc "$T/after.json" "$@") - $(jproc "$T/before.json" "$@"))); }
 d_ctr() { echo $(($(jctr "$T/after.json" "$1") - $(jctr "$T/before.json" "$1"))); }
 d_prom() { echo $(($(prom_value "$T/after.prom" "$1") - $(prom_value "$T/before.prom" "$1"))); }
-expect_eq() {   # expect_eq DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: got $2, want $3"; fi
-}
 
 expect_eq "json: GETATTR calls" "$(d_proc NFS 3 GETATTR .calls)" "$N"
 expect_eq "json: GETATTR results NFS3_OK" "$(d_proc NFS 3 GETATTR '.status."0"')" "$N"

@@ -58,40 +58,6 @@ $RW2 127.0.0.1(rw,insecure,no_root_squash)" --no-rpcbind
 # ---------------------------------------------------------------------------
 # helpers
 
-# call PROTO [OPTS] COMMAND ARGS...: rpcprobe; output in $OUT, status in $ST
-call() {
-	OUT=$(nfs_probe "$@" 2>&1)
-	ST=$(field status "$OUT")
-}
-
-# expect_st DESC ERE PROTO [OPTS] COMMAND ARGS...: the NFS status must
-# match ^(ERE)$; output in $OUT
-expect_st() {
-	local desc=$1 want=$2
-	shift 2
-	call "$@"
-	if [[ $ST =~ ^($want)$ ]]; then
-		ok "$desc"
-		return 0
-	fi
-	not_ok "$desc: status '${ST:-none}', want $want" "command: rpcprobe $*
-$OUT"
-	return 1
-}
-
-# expect_eq DESC GOT WANT [DETAILS]
-expect_eq() {
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1: got '$2', want '$3'" "${4:-$OUT}"
-	fi
-}
-
-hex() {
-	printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'
-}
-
 # write3_args HEXFH COUNT DATALEN: WRITE3args (offset 0, FILE_SYNC) in hex,
 # with COUNT as given and DATALEN bytes of 'x' as the data
 write3_args() {

@@ -18,17 +18,28 @@
 #   stop_daemon              SIGTERM, bounded wait, the exit status must be 0
 #   restart_daemon           stop_daemon + start again with the same exports/args
 #   daemon_alive             0 if the daemon process is still running
+#   _wait_gone PID N SECS    poll until PID has exited; 1 if it is still running
+#   stop_bg PID SIGNAL       signal a background helper and reap it
 #   probe ARGS...            run rpcprobe
 #   nfs_probe PROTO [OPTS] CMD...   rpcprobe against 127.0.0.1:$NFS_PORT (::1 for *6)
 #   mnt_probe PROTO [OPTS] CMD...   rpcprobe against 127.0.0.1:$MOUNT_PORT
+#   probe_argv BIN FLAGS ARGFLAGS HOST PORT PROTO [OPTS] CMD...   sets PROBE_ARGV
+#                            to a probe's command line (HOST - : by PROTO)
 #   field KEY TEXT           value of the first KEY=value token in TEXT
+#   ok_field KEY CMD...      CMD's KEY= value when it printed status=0
 #   mnt_fh PROTO PATH        prints the MNT handle of PATH (empty on failure)
+#   fh_of PROTO ROOTFH REL/PATH   handle of a path below a root handle
+#   call PROTO [OPTS] CMD... nfs_probe; its output in $OUT, its status= in $ST
+#   expect_st DESC ERE PROTO [OPTS] CMD...   check: call's status matches ^(ERE)$
+#   expect_eq DESC GOT WANT [DETAILS]        check: GOT = WANT
+#   hex STRING               STRING's bytes in hex
+#   build_tool NAME          compile tests/NAME.c + rpcraw.c into $WORKDIR/NAME
 #   nfsurl PATH              libnfs URL for PATH (relative paths: under $EXPORT)
 #
 # Environment knobs
 #   USERNFSD   daemon binary (default $top_builddir/src/usernfsd)
 #   RPCPROBE   probe binary  (default $top_builddir/tests/rpcprobe; built
-#              on the fly from rpcprobe.c into the scratch dir if missing)
+#              on the fly by build_tool into the scratch dir if missing)
 #   top_builddir   (default: the first of ., .., $(dirname $0)/.. that holds
 #              src/usernfsd)
 #   NFS_PORT / MOUNT_PORT  test ports (default 32049 / 32048)
@@ -192,15 +203,31 @@ USERNFSCTL=${USERNFSCTL:-$top_builddir/src/usernfsctl}
 # the global lock, scratch directory and cleanup
 
 _stop_pid() {   # _stop_pid PID: TERM, up to 5 s, then KILL (not for our children's status)
-	local pid=$1 i
+	local pid=$1
 	kill -0 "$pid" 2>/dev/null || return 0
 	kill -TERM "$pid" 2>/dev/null
-	for i in $(seq 50); do
-		_pid_running "$pid" || return 0
-		sleep 0.1
-	done
+	_wait_gone "$pid" 50 0.1 && return 0
 	echo "warning: pid $pid ignored SIGTERM for 5 s, sending SIGKILL" >&2
 	kill -KILL "$pid" 2>/dev/null
+}
+
+# _wait_gone PID N SECONDS: poll N times, SECONDS apart, until PID is no
+# longer running; 1 when it still is
+_wait_gone() {
+	local i
+	for i in $(seq "$2"); do
+		_pid_running "$1" || return 0
+		sleep "$3"
+	done
+	! _pid_running "$1"
+}
+
+# stop_bg PID SIGNAL: signal a helper the test started in the background
+# (nothing when PID is empty) and reap it
+stop_bg() {
+	[ -n "$1" ] || return 0
+	kill "-$2" "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
 }
 
 # running = exists and is not a zombie
@@ -267,17 +294,24 @@ make_workdir() {
 	mkdir -p "$STATE_DIR"
 }
 
+# build_tool NAME: compile tests/NAME.c with the raw RPC client library
+# (tests/rpcraw.c) into $WORKDIR/NAME, for a tool make has not built; skips
+# the test without gcc and libtirpc
+build_tool() {
+	command -v gcc >/dev/null 2>&1 && pkg-config --exists libtirpc 2>/dev/null ||
+		skip "$1 not built and no gcc/libtirpc to build it"
+	# shellcheck disable=SC2046
+	gcc -O2 -Wall -Wextra -Werror -pthread $(pkg-config --cflags libtirpc) \
+		-o "$WORKDIR/$1" "$TESTS_SRCDIR/$1.c" "$TESTS_SRCDIR/rpcraw.c" \
+		$(pkg-config --libs libtirpc) ||
+		fail "cannot build $1 from $TESTS_SRCDIR/$1.c"
+}
+
 # Make sure the binaries are there; build rpcprobe if needed.
 need_binaries() {
 	[ -x "$USERNFSD" ] || skip "daemon not built: $USERNFSD (set USERNFSD=...)"
 	if [ ! -x "$RPCPROBE" ]; then
-		command -v gcc >/dev/null 2>&1 && pkg-config --exists libtirpc 2>/dev/null ||
-			skip "rpcprobe not built ($RPCPROBE) and no gcc/libtirpc to build it"
-		# shellcheck disable=SC2046
-		gcc -O2 -Wall -Wextra -Werror $(pkg-config --cflags libtirpc) \
-			-o "$WORKDIR/rpcprobe" "$TESTS_SRCDIR/rpcprobe.c" \
-			$(pkg-config --libs libtirpc) ||
-			fail "cannot build rpcprobe from $TESTS_SRCDIR/rpcprobe.c"
+		build_tool rpcprobe
 		RPCPROBE=$WORKDIR/rpcprobe
 	fi
 }
@@ -444,15 +478,11 @@ check_daemon_alive() {
 
 # SIGTERM, wait up to 10 s; the exit status must be 0.
 stop_daemon() {
-	local i rc
+	local rc
 	[ -n "$DAEMON_PID" ] || return 0
 	# with a wrapper (strace, ...) the daemon is the pid in the pidfile
 	kill -TERM "$(_daemon_real_pid)" 2>/dev/null
-	for i in $(seq 100); do
-		_pid_running "$DAEMON_PID" || break
-		sleep 0.1
-	done
-	if _pid_running "$DAEMON_PID"; then
+	if ! _wait_gone "$DAEMON_PID" 100 0.1; then
 		kill -KILL "$DAEMON_PID"
 		wait "$DAEMON_PID" 2>/dev/null
 		DAEMON_PID=
@@ -475,19 +505,30 @@ _host_for() {
 	case $1 in *6) echo ::1 ;; *) echo 127.0.0.1 ;; esac
 }
 
-# _probe_at PORT PROTO [RPCPROBE OPTIONS] COMMAND ARGS...
-_probe_at() {
-	local port=$1 proto=$2
+# probe_argv BIN FLAGS ARGFLAGS HOST PORT PROTO [OPTIONS] COMMAND ARGS...:
+# sets PROBE_ARGV to "BIN OPTIONS HOST PORT PROTO COMMAND ARGS...". The
+# probes (rpcprobe, nfs2probe, nlmprobe) take their options before HOST;
+# the tests write them after PROTO. FLAGS are the option letters without an
+# argument, ARGFLAGS those with one; HOST - is ::1 or 127.0.0.1 by PROTO.
+probe_argv() {
+	local bin=$1 flags=$2 argflags=$3 host=$4 port=$5 proto=$6
 	local opts=()
-	shift 2
+	shift 6
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-P) opts+=("$1"); shift ;;
-		-[augtc]) opts+=("$1" "$2"); shift 2 ;;
+		-["$flags"]) opts+=("$1"); shift ;;
+		-["$argflags"]) opts+=("$1" "$2"); shift 2 ;;
 		*) break ;;
 		esac
 	done
-	"$RPCPROBE" "${opts[@]}" "$(_host_for "$proto")" "$port" "$proto" "$@"
+	[ "$host" != - ] || host=$(_host_for "$proto")
+	PROBE_ARGV=("$bin" "${opts[@]}" "$host" "$port" "$proto" "$@")
+}
+
+# _probe_at PORT PROTO [RPCPROBE OPTIONS] COMMAND ARGS...
+_probe_at() {
+	probe_argv "$RPCPROBE" P augtc - "$@"
+	"${PROBE_ARGV[@]}"
 }
 
 # nfs_probe PROTO [-a none] [-P] [-t S] [-c N] COMMAND ARGS...
@@ -504,20 +545,61 @@ field() {
 	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1
 }
 
+# ok_field KEY CMD...: runs CMD (a probe); prints the value of its KEY= when
+# it printed status=0, else nothing and returns 1
+ok_field() {
+	local key=$1 out
+	shift
+	out=$("$@" 2>&1) || return 1
+	[ "$(field status "$out")" = 0 ] || return 1
+	field "$key" "$out"
+}
+
 # mnt_fh PROTO PATH: the root handle of PATH in hex, empty if MNT failed
 mnt_fh() {
-	local out
-	out=$(mnt_probe "$1" mnt "$2" 2>&1) || return 1
-	[ "$(field status "$out")" = 0 ] || return 1
-	field fh "$out"
+	ok_field fh mnt_probe "$1" mnt "$2"
 }
 
 # fh_of PROTO ROOTFH REL/PATH: handle of a path below a root handle
 fh_of() {
-	local out
-	out=$(nfs_probe "$1" lookup-path "$2" "$3" 2>&1) || return 1
-	[ "$(field status "$out")" = 0 ] || return 1
-	field fh "$out"
+	ok_field fh nfs_probe "$1" lookup-path "$2" "$3"
+}
+
+# call PROTO [OPTS] COMMAND ARGS...: nfs_probe; output in $OUT, the first
+# status= in $ST
+call() {
+	OUT=$(nfs_probe "$@" 2>&1)
+	ST=$(field status "$OUT")
+}
+
+# expect_st DESC ERE PROTO [OPTS] COMMAND ARGS...: one check, passed when
+# the NFS status of the call matches ^(ERE)$; output in $OUT
+expect_st() {
+	local desc=$1 want=$2
+	shift 2
+	call "$@"
+	if [[ $ST =~ ^($want)$ ]]; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc: status '${ST:-none}', want $want" "command: rpcprobe $*
+$OUT"
+	return 1
+}
+
+# expect_eq DESC GOT WANT [DETAILS]: one check, passed when GOT = WANT;
+# DETAILS (default $OUT) are printed when it fails
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1: got '$2', want '$3'" "${4:-${OUT:-}}"
+	fi
+}
+
+# hex STRING: the bytes of STRING in hex, lower case, no spaces
+hex() {
+	printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'
 }
 
 # nfsurl PATH: libnfs (4.x/5.x) URL; relative PATHs are below $EXPORT

@@ -5,7 +5,9 @@
  * Unlike rpcprobe it uses the XDR routines rpcgen generated from the
  * build's nfs_prot.x (rpcsvc-proto) and mount_prot.x, so the tests speak
  * exactly the protocol a SunOS-era client would. It talks to an explicit
- * HOST/PORT (no rpcbind) and prints key=value lines for shell tests.
+ * HOST/PORT (no rpcbind) and prints key=value lines for shell tests. The
+ * client, the options it shares with rpcprobe (-a -u -g -P -t), the
+ * rpc=NAME lines and the "++" command loop are rpcraw.h's.
  *
  * Usage: nfs2probe [OPTIONS] HOST PORT udp|tcp|udp6|tcp6 COMMAND [ARGS...]
  *        [++ COMMAND [ARGS...]]...
@@ -35,193 +37,22 @@
 
 #include "mount_prot.h"
 #include "nfs_prot.h"
+#include "rpcraw.h"
 
-#define XDRP(f) ((xdrproc_t)(void (*)(void))(f))
 #define NONE 0xffffffffu
 
+/* nfs2probe's own options; the target, credentials and socket options are
+ * rpcraw's (rr). */
 static struct {
-	const char *host;
-	unsigned port;
-	const char *proto;
-	int auth_none;
-	uid_t uid;
-	gid_t gid;
-	int unpriv;
-	int timeout;
 	unsigned chunk;		/* -c: READ/WRITE size, READDIR count */
 	unsigned mntvers;	/* -m: MOUNT version for mount commands */
-} opt = { .timeout = 5, .mntvers = 1 };
+} opt = { .mntvers = 1 };
 
-static void
-die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "nfs2probe: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n(nfs2probe --help for usage)\n");
-	va_end(ap);
-	exit(2);
-}
-
-static unsigned long
-parse_ulong(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *s == '\0' || *end != '\0')
-		die_usage("bad %s '%s'", what, s);
-	return v;
-}
-
-static int
-is_udp(void)
-{
-	return strncmp(opt.proto, "udp", 3) == 0;
-}
-
-/* ---- clients: one per program and version, kept for the whole run ---- */
-
-static struct {
-	CLIENT *clnt;
-	unsigned long prog, vers;
-} cache;
-
-static CLIENT *
-make_client(unsigned long prog, unsigned long vers)
-{
-	struct netconfig *nconf = getnetconfigent(opt.proto);
-	struct addrinfo hints, *res = NULL;
-	struct sockaddr_storage ss;
-	struct netbuf nb;
-	CLIENT *clnt;
-	int fd = RPC_ANYFD, rc;
-
-	if (nconf == NULL)
-		die_usage("unknown netid '%s'", opt.proto);
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = strchr(opt.proto, '6') ? AF_INET6 : AF_INET;
-	hints.ai_socktype = is_udp() ? SOCK_DGRAM : SOCK_STREAM;
-	rc = getaddrinfo(opt.host, NULL, &hints, &res);
-	if (rc != 0 || res == NULL) {
-		printf("rpc=CREATE_FAILED %s: %s\n", opt.host, gai_strerror(rc));
-		exit(1);
-	}
-	memset(&ss, 0, sizeof(ss));
-	memcpy(&ss, res->ai_addr, res->ai_addrlen);
-	if (hints.ai_family == AF_INET6)
-		((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)opt.port);
-	else
-		((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)opt.port);
-	nb.buf = &ss;
-	nb.len = nb.maxlen = res->ai_addrlen;
-	if (opt.unpriv) {
-		/* An ephemeral port of our own; libtirpc would try a reserved one. */
-		struct sockaddr_storage any;
-
-		memset(&any, 0, sizeof(any));
-		any.ss_family = (sa_family_t)res->ai_family;
-		fd = socket(res->ai_family, hints.ai_socktype, 0);
-		if (fd < 0 || bind(fd, (struct sockaddr *)&any, res->ai_addrlen) < 0) {
-			printf("rpc=CREATE_FAILED socket: %s\n", strerror(errno));
-			exit(1);
-		}
-	}
-	clnt = clnt_tli_create(fd, nconf, &nb, prog, vers, 65536, 65536);
-	freeaddrinfo(res);
-	freenetconfigent(nconf);
-	if (clnt == NULL) {
-		printf("rpc=CREATE_FAILED %s\n", clnt_spcreateerror("clnt_tli_create"));
-		exit(1);
-	}
-	if (fd != RPC_ANYFD)
-		clnt_control(clnt, CLSET_FD_CLOSE, NULL);
-	if (is_udp()) {
-		struct timeval rt = { 1, 0 };
-		clnt_control(clnt, CLSET_RETRY_TIMEOUT, (char *)&rt);
-	}
-	if (opt.auth_none) {
-		clnt->cl_auth = authnone_create();
-	} else {
-		gid_t gids[1] = { opt.gid };
-		clnt->cl_auth = authunix_create("nfs2probe", opt.uid, opt.gid, 1, gids);
-	}
-	if (clnt->cl_auth == NULL) {
-		printf("rpc=CREATE_FAILED no auth\n");
-		exit(1);
-	}
-	return clnt;
-}
-
-static void
-drop_client(void)
-{
-	if (cache.clnt) {
-		auth_destroy(cache.clnt->cl_auth);
-		clnt_destroy(cache.clnt);
-		cache.clnt = NULL;
-	}
-}
-
-static const char *
-stat_name(enum clnt_stat st)
-{
-	switch (st) {
-	case RPC_SUCCESS: return "SUCCESS";
-	case RPC_TIMEDOUT: return "TIMEDOUT";
-	case RPC_AUTHERROR: return "AUTH_ERROR";
-	case RPC_PROGUNAVAIL: return "PROG_UNAVAIL";
-	case RPC_PROGVERSMISMATCH: return "PROG_MISMATCH";
-	case RPC_PROCUNAVAIL: return "PROC_UNAVAIL";
-	case RPC_CANTDECODEARGS: return "GARBAGE_ARGS";
-	case RPC_SYSTEMERROR: return "SYSTEM_ERR";
-	case RPC_CANTDECODERES: return "CANTDECODERES";
-	case RPC_CANTRECV: return "CANTRECV";
-	case RPC_CANTSEND: return "CANTSEND";
-	default: return "OTHER";
-	}
-}
-
-/* One call; prints rpc=...; returns 1 when the call succeeded. */
-static int
-call(unsigned long prog, unsigned long vers, unsigned long proc, xdrproc_t xargs, void *args,
-    xdrproc_t xres, void *res)
-{
-	struct timeval tv = { opt.timeout, 0 };
-	enum clnt_stat st;
-
-	if (cache.clnt == NULL || cache.prog != prog || cache.vers != vers) {
-		drop_client();
-		cache.clnt = make_client(prog, vers);
-		cache.prog = prog;
-		cache.vers = vers;
-	}
-	st = clnt_call(cache.clnt, proc, xargs, args, xres, res, tv);
-	if (st == RPC_SUCCESS) {
-		printf("rpc=SUCCESS\n");
-		return 1;
-	}
-	if (st == RPC_PROGVERSMISMATCH) {
-		struct rpc_err e;
-		clnt_geterr(cache.clnt, &e);
-		printf("rpc=PROG_MISMATCH low=%lu high=%lu\n", (unsigned long)e.re_vers.low,
-		    (unsigned long)e.re_vers.high);
-	} else {
-		printf("rpc=%s (%s)\n", stat_name(st), clnt_sperrno(st));
-	}
-	if (st == RPC_TIMEDOUT || st == RPC_CANTRECV || st == RPC_CANTSEND)
-		drop_client();	/* reconnect for the next one */
-	return 0;
-}
 
 static int
 nfs_call(unsigned long proc, xdrproc_t xargs, void *args, xdrproc_t xres, void *res)
 {
-	return call(NFS_PROGRAM, NFS_VERSION, proc, xargs, args, xres, res);
+	return rr_call(NFS_PROGRAM, NFS_VERSION, proc, xargs, args, xres, res);
 }
 
 /* ---- formatting ---- */
@@ -229,25 +60,20 @@ nfs_call(unsigned long proc, xdrproc_t xargs, void *args, xdrproc_t xres, void *
 static void
 fh_parse(const char *hex, nfs_fh *fh)
 {
-	size_t n = strlen(hex);
+	u_int n;
+	char *b = rr_parse_hex(hex, &n);
 
+	if (n > NFS_FHSIZE)
+		rr_die_usage("a handle is up to %d bytes of hex, not '%s'", NFS_FHSIZE, hex);
 	memset(fh, 0, sizeof(*fh));
-	if (n % 2 || n / 2 > NFS_FHSIZE)
-		die_usage("a handle is up to %d bytes of hex, not '%s'", NFS_FHSIZE, hex);
-	for (size_t i = 0; i < n / 2; i++) {
-		unsigned v;
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			die_usage("bad hex in '%s'", hex);
-		fh->data[i] = (char)v;
-	}
+	memcpy(fh->data, b, n);
+	free(b);
 }
 
 static void
 fh_print(const char *key, const nfs_fh *fh)
 {
-	printf("%s=", key);
-	for (int i = 0; i < NFS_FHSIZE; i++)
-		printf("%02x", (uint8_t)fh->data[i]);
+	rr_print_hex(key, fh->data, NFS_FHSIZE, 0);
 	printf("\n");
 }
 
@@ -271,22 +97,22 @@ sattr_parse(char **av, sattr *s)
 		nfstime *t = NULL;
 
 		if (eq == NULL)
-			die_usage("attribute '%s' is not NAME=VALUE", *av);
+			rr_die_usage("attribute '%s' is not NAME=VALUE", *av);
 		*eq = '\0';
 		if (strcmp(*av, "mode") == 0)
-			s->mode = (u_int)parse_ulong(eq + 1, "mode");
+			s->mode = (u_int)rr_parse_num(eq + 1, "mode");
 		else if (strcmp(*av, "uid") == 0)
-			s->uid = (u_int)parse_ulong(eq + 1, "uid");
+			s->uid = (u_int)rr_parse_num(eq + 1, "uid");
 		else if (strcmp(*av, "gid") == 0)
-			s->gid = (u_int)parse_ulong(eq + 1, "gid");
+			s->gid = (u_int)rr_parse_num(eq + 1, "gid");
 		else if (strcmp(*av, "size") == 0)
-			s->size = (u_int)parse_ulong(eq + 1, "size");
+			s->size = (u_int)rr_parse_num(eq + 1, "size");
 		else if (strcmp(*av, "atime") == 0)
 			t = &s->atime;
 		else if (strcmp(*av, "mtime") == 0)
 			t = &s->mtime;
 		else
-			die_usage("unknown attribute '%s'", *av);
+			rr_die_usage("unknown attribute '%s'", *av);
 		if (t == NULL)
 			continue;
 		/* S[.U], "server" (useconds 1000000) or "raw:S:U" */
@@ -296,15 +122,15 @@ sattr_parse(char **av, sattr *s)
 		} else if (strncmp(eq + 1, "raw:", 4) == 0) {
 			unsigned sec, usec;
 			if (sscanf(eq + 5, "%u:%u", &sec, &usec) != 2)
-				die_usage("raw time is raw:SECONDS:USECONDS");
+				rr_die_usage("raw time is raw:SECONDS:USECONDS");
 			t->seconds = sec;
 			t->useconds = usec;
 		} else {
 			char *dot = strchr(eq + 1, '.');
 			if (dot)
 				*dot = '\0';
-			t->seconds = (u_int)parse_ulong(eq + 1, "seconds");
-			t->useconds = dot ? (u_int)parse_ulong(dot + 1, "useconds") : 0;
+			t->seconds = (u_int)rr_parse_num(eq + 1, "seconds");
+			t->useconds = dot ? (u_int)rr_parse_num(dot + 1, "useconds") : 0;
 		}
 	}
 }
@@ -335,28 +161,28 @@ static int
 cmd_null(char **av)
 {
 	(void)av;
-	return nfs_call(NFSPROC_NULL, XDRP(xdr_void), NULL, XDRP(xdr_void), NULL) ? 0 : 1;
+	return nfs_call(NFSPROC_NULL, RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_void), NULL) ? 0 : 1;
 }
 
 static int
 cmd_root(char **av)
 {
 	(void)av;
-	return nfs_call(NFSPROC_ROOT, XDRP(xdr_void), NULL, XDRP(xdr_void), NULL) ? 0 : 1;
+	return nfs_call(NFSPROC_ROOT, RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_void), NULL) ? 0 : 1;
 }
 
 static int
 cmd_writecache(char **av)
 {
 	(void)av;
-	return nfs_call(NFSPROC_WRITECACHE, XDRP(xdr_void), NULL, XDRP(xdr_void), NULL) ? 0 : 1;
+	return nfs_call(NFSPROC_WRITECACHE, RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_void), NULL) ? 0 : 1;
 }
 
 /* An empty-bodied call to any v2 procedure (PROC_UNAVAIL / GARBAGE_ARGS tests). */
 static int
 cmd_proc(char **av)
 {
-	nfs_call(parse_ulong(av[0], "procedure"), XDRP(xdr_void), NULL, XDRP(xdr_void), NULL);
+	nfs_call(rr_parse_num(av[0], "procedure"), RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_void), NULL);
 	return 0;
 }
 
@@ -368,10 +194,10 @@ cmd_getattr(char **av)
 
 	fh_parse(av[0], &fh);
 	memset(&r, 0, sizeof(r));
-	if (!nfs_call(NFSPROC_GETATTR, XDRP(xdr_nfs_fh), &fh, XDRP(xdr_attrstat), &r))
+	if (!nfs_call(NFSPROC_GETATTR, RR_XDRP(xdr_nfs_fh), &fh, RR_XDRP(xdr_attrstat), &r))
 		return 1;
 	print_attrstat(&r);
-	xdr_free(XDRP(xdr_attrstat), (char *)&r);
+	xdr_free(RR_XDRP(xdr_attrstat), (char *)&r);
 	return 0;
 }
 
@@ -390,7 +216,7 @@ cmd_flip_each(char **av)
 			t = fh;
 			t.data[i] = (char)(t.data[i] ^ (1 << b));
 			memset(&r, 0, sizeof(r));
-			if (!nfs_call(NFSPROC_GETATTR, XDRP(xdr_nfs_fh), &t, XDRP(xdr_attrstat), &r))
+			if (!nfs_call(NFSPROC_GETATTR, RR_XDRP(xdr_nfs_fh), &t, RR_XDRP(xdr_attrstat), &r))
 				return 1;
 			calls++;
 			if (r.status == NFS_OK) {
@@ -415,10 +241,10 @@ cmd_setattr(char **av)
 	fh_parse(av[0], &a.file);
 	sattr_parse(av + 1, &a.attributes);
 	memset(&r, 0, sizeof(r));
-	if (!nfs_call(NFSPROC_SETATTR, XDRP(xdr_sattrargs), &a, XDRP(xdr_attrstat), &r))
+	if (!nfs_call(NFSPROC_SETATTR, RR_XDRP(xdr_sattrargs), &a, RR_XDRP(xdr_attrstat), &r))
 		return 1;
 	print_attrstat(&r);
-	xdr_free(XDRP(xdr_attrstat), (char *)&r);
+	xdr_free(RR_XDRP(xdr_attrstat), (char *)&r);
 	return 0;
 }
 
@@ -430,7 +256,7 @@ lookup1(const nfs_fh *dir, const char *nm, diropres *r)
 	a.dir = *dir;
 	a.name = (char *)nm;
 	memset(r, 0, sizeof(*r));
-	return nfs_call(NFSPROC_LOOKUP, XDRP(xdr_diropargs), &a, XDRP(xdr_diropres), r);
+	return nfs_call(NFSPROC_LOOKUP, RR_XDRP(xdr_diropargs), &a, RR_XDRP(xdr_diropres), r);
 }
 
 static int
@@ -443,7 +269,7 @@ cmd_lookup(char **av)
 	if (!lookup1(&dir, av[1], &r))
 		return 1;
 	print_diropres(&r);
-	xdr_free(XDRP(xdr_diropres), (char *)&r);
+	xdr_free(RR_XDRP(xdr_diropres), (char *)&r);
 	return 0;
 }
 
@@ -460,7 +286,7 @@ cmd_lookup_path(char **av)
 	r.status = NFS_OK;
 	r.diropres_u.diropres.file = cur;
 	for (char *c = strtok_r(path, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-		xdr_free(XDRP(xdr_diropres), (char *)&r);
+		xdr_free(RR_XDRP(xdr_diropres), (char *)&r);
 		if (!lookup1(&cur, c, &r)) {
 			free(path);
 			return 1;
@@ -471,7 +297,7 @@ cmd_lookup_path(char **av)
 	}
 	free(path);
 	print_diropres(&r);
-	xdr_free(XDRP(xdr_diropres), (char *)&r);
+	xdr_free(RR_XDRP(xdr_diropres), (char *)&r);
 	return 0;
 }
 
@@ -483,12 +309,12 @@ cmd_readlink(char **av)
 
 	fh_parse(av[0], &fh);
 	memset(&r, 0, sizeof(r));
-	if (!nfs_call(NFSPROC_READLINK, XDRP(xdr_nfs_fh), &fh, XDRP(xdr_readlinkres), &r))
+	if (!nfs_call(NFSPROC_READLINK, RR_XDRP(xdr_nfs_fh), &fh, RR_XDRP(xdr_readlinkres), &r))
 		return 1;
 	printf("status=%d\n", (int)r.status);
 	if (r.status == NFS_OK)
 		printf("target=%s\n", r.readlinkres_u.data);
-	xdr_free(XDRP(xdr_readlinkres), (char *)&r);
+	xdr_free(RR_XDRP(xdr_readlinkres), (char *)&r);
 	return 0;
 }
 
@@ -502,7 +328,7 @@ read1(const nfs_fh *fh, u_int off, u_int count, readres *r)
 	a.count = count;
 	a.totalcount = count;
 	memset(r, 0, sizeof(*r));
-	return nfs_call(NFSPROC_READ, XDRP(xdr_readargs), &a, XDRP(xdr_readres), r);
+	return nfs_call(NFSPROC_READ, RR_XDRP(xdr_readargs), &a, RR_XDRP(xdr_readres), r);
 }
 
 static int
@@ -512,7 +338,7 @@ cmd_read(char **av)
 	readres r;
 
 	fh_parse(av[0], &fh);
-	if (!read1(&fh, (u_int)parse_ulong(av[1], "offset"), (u_int)parse_ulong(av[2], "count"), &r))
+	if (!read1(&fh, (u_int)rr_parse_num(av[1], "offset"), (u_int)rr_parse_num(av[2], "count"), &r))
 		return 1;
 	printf("status=%d\n", (int)r.status);
 	if (r.status == NFS_OK) {
@@ -523,7 +349,7 @@ cmd_read(char **av)
 		printf("\n");
 		attr_print(&ok->attributes);
 	}
-	xdr_free(XDRP(xdr_readres), (char *)&r);
+	xdr_free(RR_XDRP(xdr_readres), (char *)&r);
 	return 0;
 }
 
@@ -539,7 +365,7 @@ cmd_read_file(char **av)
 	int st = NFS_OK;
 
 	if (out == NULL)
-		die_usage("%s: %s", av[1], strerror(errno));
+		rr_die_usage("%s: %s", av[1], strerror(errno));
 	fh_parse(av[0], &fh);
 	for (;;) {
 		readres r;
@@ -554,7 +380,7 @@ cmd_read_file(char **av)
 		n = st == NFS_OK ? r.readres_u.reply.data.data_len : 0;
 		if (n)
 			fwrite(r.readres_u.reply.data.data_val, 1, n, out);
-		xdr_free(XDRP(xdr_readres), (char *)&r);
+		xdr_free(RR_XDRP(xdr_readres), (char *)&r);
 		total += n;
 		off += n;
 		if (st != NFS_OK || n < chunk)
@@ -577,7 +403,7 @@ write1(const nfs_fh *fh, u_int off, const char *data, u_int len, attrstat *r)
 	a.data.data_len = len;
 	a.data.data_val = (char *)data;
 	memset(r, 0, sizeof(*r));
-	return nfs_call(NFSPROC_WRITE, XDRP(xdr_writeargs), &a, XDRP(xdr_attrstat), r);
+	return nfs_call(NFSPROC_WRITE, RR_XDRP(xdr_writeargs), &a, RR_XDRP(xdr_attrstat), r);
 }
 
 static int
@@ -585,24 +411,17 @@ cmd_write(char **av)
 {
 	nfs_fh fh;
 	attrstat r;
-	const char *hex = av[2];
-	size_t n = strlen(hex) / 2;
-	char *data = malloc(n + 1);
+	u_int n;
+	char *data = rr_parse_hex(av[2], &n);
 
 	fh_parse(av[0], &fh);
-	for (size_t i = 0; i < n; i++) {
-		unsigned v;
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			die_usage("bad hex data");
-		data[i] = (char)v;
-	}
-	if (!write1(&fh, (u_int)parse_ulong(av[1], "offset"), data, (u_int)n, &r)) {
+	if (!write1(&fh, (u_int)rr_parse_num(av[1], "offset"), data, (u_int)n, &r)) {
 		free(data);
 		return 1;
 	}
 	free(data);
 	print_attrstat(&r);
-	xdr_free(XDRP(xdr_attrstat), (char *)&r);
+	xdr_free(RR_XDRP(xdr_attrstat), (char *)&r);
 	return 0;
 }
 
@@ -612,7 +431,7 @@ cmd_write_file(char **av)
 {
 	nfs_fh fh;
 	u_int chunk = opt.chunk ? opt.chunk : NFS_MAXDATA;
-	u_int off = av[2] ? (u_int)parse_ulong(av[2], "offset") : 0;
+	u_int off = av[2] ? (u_int)rr_parse_num(av[2], "offset") : 0;
 	unsigned long long total = 0;
 	char *buf = malloc(chunk);
 	FILE *in = fopen(av[1], "rb");
@@ -620,7 +439,7 @@ cmd_write_file(char **av)
 	size_t n;
 
 	if (in == NULL || buf == NULL)
-		die_usage("%s: %s", av[1], strerror(errno));
+		rr_die_usage("%s: %s", av[1], strerror(errno));
 	fh_parse(av[0], &fh);
 	while ((n = fread(buf, 1, chunk, in)) > 0) {
 		attrstat r;
@@ -631,7 +450,7 @@ cmd_write_file(char **av)
 			return 1;
 		}
 		st = r.status;
-		xdr_free(XDRP(xdr_attrstat), (char *)&r);
+		xdr_free(RR_XDRP(xdr_attrstat), (char *)&r);
 		if (st != NFS_OK)
 			break;
 		off += (u_int)n;
@@ -653,10 +472,10 @@ dirop_create(unsigned long proc, char **av)
 	a.where.name = av[1];
 	sattr_parse(av + 2, &a.attributes);
 	memset(&r, 0, sizeof(r));
-	if (!nfs_call(proc, XDRP(xdr_createargs), &a, XDRP(xdr_diropres), &r))
+	if (!nfs_call(proc, RR_XDRP(xdr_createargs), &a, RR_XDRP(xdr_diropres), &r))
 		return 1;
 	print_diropres(&r);
-	xdr_free(XDRP(xdr_diropres), (char *)&r);
+	xdr_free(RR_XDRP(xdr_diropres), (char *)&r);
 	return 0;
 }
 
@@ -677,7 +496,7 @@ status_call(unsigned long proc, xdrproc_t xargs, void *args)
 {
 	nfsstat st = NFS_OK;
 
-	if (!nfs_call(proc, xargs, args, XDRP(xdr_nfsstat), &st))
+	if (!nfs_call(proc, xargs, args, RR_XDRP(xdr_nfsstat), &st))
 		return 1;
 	printf("status=%d\n", (int)st);
 	return 0;
@@ -690,7 +509,7 @@ cmd_remove_common(unsigned long proc, char **av)
 
 	fh_parse(av[0], &a.dir);
 	a.name = av[1];
-	return status_call(proc, XDRP(xdr_diropargs), &a);
+	return status_call(proc, RR_XDRP(xdr_diropargs), &a);
 }
 
 static int
@@ -714,7 +533,7 @@ cmd_rename(char **av)
 	a.from.name = av[1];
 	fh_parse(av[2], &a.to.dir);
 	a.to.name = av[3];
-	return status_call(NFSPROC_RENAME, XDRP(xdr_renameargs), &a);
+	return status_call(NFSPROC_RENAME, RR_XDRP(xdr_renameargs), &a);
 }
 
 static int
@@ -725,7 +544,7 @@ cmd_link(char **av)
 	fh_parse(av[0], &a.from);
 	fh_parse(av[1], &a.to.dir);
 	a.to.name = av[2];
-	return status_call(NFSPROC_LINK, XDRP(xdr_linkargs), &a);
+	return status_call(NFSPROC_LINK, RR_XDRP(xdr_linkargs), &a);
 }
 
 static int
@@ -737,7 +556,7 @@ cmd_symlink(char **av)
 	a.from.name = av[1];
 	a.to = av[2];
 	sattr_parse(av + 3, &a.attributes);
-	return status_call(NFSPROC_SYMLINK, XDRP(xdr_symlinkargs), &a);
+	return status_call(NFSPROC_SYMLINK, RR_XDRP(xdr_symlinkargs), &a);
 }
 
 static uint32_t
@@ -759,7 +578,7 @@ readdir1(const nfs_fh *dir, uint32_t cookie, u_int count, readdirres *r)
 	a.cookie[3] = (char)cookie;
 	a.count = count;
 	memset(r, 0, sizeof(*r));
-	return nfs_call(NFSPROC_READDIR, XDRP(xdr_readdirargs), &a, XDRP(xdr_readdirres), r);
+	return nfs_call(NFSPROC_READDIR, RR_XDRP(xdr_readdirargs), &a, RR_XDRP(xdr_readdirres), r);
 }
 
 /* One READDIR: DIRFH [COOKIE [COUNT]]; prints every entry and the last cookie. */
@@ -771,8 +590,8 @@ cmd_readdir(char **av)
 	unsigned n = 0;
 
 	fh_parse(av[0], &dir);
-	if (!readdir1(&dir, av[1] ? (uint32_t)parse_ulong(av[1], "cookie") : 0,
-	    av[1] && av[2] ? (u_int)parse_ulong(av[2], "count") : NFS_MAXDATA, &r))
+	if (!readdir1(&dir, av[1] ? (uint32_t)rr_parse_num(av[1], "cookie") : 0,
+	    av[1] && av[2] ? (u_int)rr_parse_num(av[2], "count") : NFS_MAXDATA, &r))
 		return 1;
 	printf("status=%d\n", (int)r.status);
 	if (r.status == NFS_OK) {
@@ -786,7 +605,7 @@ cmd_readdir(char **av)
 		printf("entries=%u eof=%d last_cookie=0x%08x\n", n, (int)r.readdirres_u.reply.eof,
 		    last);
 	}
-	xdr_free(XDRP(xdr_readdirres), (char *)&r);
+	xdr_free(RR_XDRP(xdr_readdirres), (char *)&r);
 	return 0;
 }
 
@@ -815,10 +634,10 @@ cmd_readdir_names(char **av)
 		calls++;
 		st = r.status;
 		if (st != NFS_OK) {
-			xdr_free(XDRP(xdr_readdirres), (char *)&r);
+			xdr_free(RR_XDRP(xdr_readdirres), (char *)&r);
 			break;
 		}
-		sz = xdr_sizeof(XDRP(xdr_readdirres), &r);
+		sz = xdr_sizeof(RR_XDRP(xdr_readdirres), &r);
 		if (sz > maxreply)
 			maxreply = sz;
 		for (struct entry *e = r.readdirres_u.reply.entries; e; e = e->nextentry) {
@@ -828,7 +647,7 @@ cmd_readdir_names(char **av)
 		}
 		entries += n;
 		eof = r.readdirres_u.reply.eof;
-		xdr_free(XDRP(xdr_readdirres), (char *)&r);
+		xdr_free(RR_XDRP(xdr_readdirres), (char *)&r);
 		if (n == 0 && !eof) {
 			printf("error=no entries and no eof\n");
 			return 1;
@@ -846,7 +665,7 @@ cmd_statfs(char **av)
 
 	fh_parse(av[0], &fh);
 	memset(&r, 0, sizeof(r));
-	if (!nfs_call(NFSPROC_STATFS, XDRP(xdr_nfs_fh), &fh, XDRP(xdr_statfsres), &r))
+	if (!nfs_call(NFSPROC_STATFS, RR_XDRP(xdr_nfs_fh), &fh, RR_XDRP(xdr_statfsres), &r))
 		return 1;
 	printf("status=%d\n", (int)r.status);
 	if (r.status == NFS_OK) {
@@ -862,7 +681,7 @@ cmd_statfs(char **av)
 static int
 mnt_call(unsigned long proc, xdrproc_t xargs, void *args, xdrproc_t xres, void *res)
 {
-	return call(MOUNT_PROGRAM, opt.mntvers, proc, xargs, args, xres, res);
+	return rr_call(MOUNT_PROGRAM, opt.mntvers, proc, xargs, args, xres, res);
 }
 
 static int
@@ -872,7 +691,7 @@ cmd_mnt(char **av)
 	dirpath p = av[0];
 
 	memset(&r, 0, sizeof(r));
-	if (!mnt_call(MOUNTPROC_MNT, XDRP(xdr_dirpath), &p, XDRP(xdr_fhstatus), &r))
+	if (!mnt_call(MOUNTPROC_MNT, RR_XDRP(xdr_dirpath), &p, RR_XDRP(xdr_fhstatus), &r))
 		return 1;
 	printf("status=%u\n", r.fhs_status);
 	if (r.fhs_status == 0) {
@@ -889,14 +708,14 @@ cmd_umnt(char **av)
 {
 	dirpath p = av[0];
 
-	return mnt_call(MOUNTPROC_UMNT, XDRP(xdr_dirpath), &p, XDRP(xdr_void), NULL) ? 0 : 1;
+	return mnt_call(MOUNTPROC_UMNT, RR_XDRP(xdr_dirpath), &p, RR_XDRP(xdr_void), NULL) ? 0 : 1;
 }
 
 static int
 cmd_umntall(char **av)
 {
 	(void)av;
-	return mnt_call(MOUNTPROC_UMNTALL, XDRP(xdr_void), NULL, XDRP(xdr_void), NULL) ? 0 : 1;
+	return mnt_call(MOUNTPROC_UMNTALL, RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_void), NULL) ? 0 : 1;
 }
 
 static int
@@ -905,11 +724,11 @@ cmd_dump(char **av)
 	mountlist ml = NULL;
 
 	(void)av;
-	if (!mnt_call(MOUNTPROC_DUMP, XDRP(xdr_void), NULL, XDRP(xdr_mountlist), &ml))
+	if (!mnt_call(MOUNTPROC_DUMP, RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_mountlist), &ml))
 		return 1;
 	for (struct mountbody *b = ml; b; b = b->ml_next)
 		printf("mount=%s:%s\n", b->ml_hostname, b->ml_directory);
-	xdr_free(XDRP(xdr_mountlist), (char *)&ml);
+	xdr_free(RR_XDRP(xdr_mountlist), (char *)&ml);
 	return 0;
 }
 
@@ -918,7 +737,7 @@ export_common(unsigned long proc)
 {
 	exports ex = NULL;
 
-	if (!mnt_call(proc, XDRP(xdr_void), NULL, XDRP(xdr_exports), &ex))
+	if (!mnt_call(proc, RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_exports), &ex))
 		return 1;
 	for (struct exportnode *n = ex; n; n = n->ex_next) {
 		printf("export=%s groups=", n->ex_dir);
@@ -926,7 +745,7 @@ export_common(unsigned long proc)
 			printf("%s%s", g->gr_name, g->gr_next ? "," : "");
 		printf("\n");
 	}
-	xdr_free(XDRP(xdr_exports), (char *)&ex);
+	xdr_free(RR_XDRP(xdr_exports), (char *)&ex);
 	return 0;
 }
 
@@ -952,8 +771,8 @@ cmd_pathconf(char **av)
 
 	memset(&r, 0, sizeof(r));
 	/* PATHCONF is MOUNT v2 only. */
-	if (!call(MOUNT_PROGRAM, MOUNT_V2, MOUNTPROC_PATHCONF, XDRP(xdr_dirpath), &p,
-	    XDRP(xdr_ppathcnf), &r))
+	if (!rr_call(MOUNT_PROGRAM, MOUNT_V2, MOUNTPROC_PATHCONF, RR_XDRP(xdr_dirpath), &p,
+	    RR_XDRP(xdr_ppathcnf), &r))
 		return 1;
 	printf("link_max=%d max_canon=%d max_input=%d name_max=%d path_max=%d pipe_buf=%d "
 	    "vdisable=%u mask=0x%04x\n", r.pc_link_max, r.pc_max_canon, r.pc_max_input,
@@ -964,14 +783,7 @@ cmd_pathconf(char **av)
 
 /* ---- the table ---- */
 
-struct command {
-	const char *cmd;
-	int min_args, max_args;
-	int (*fn)(char **av);
-	const char *args, *help;
-};
-
-static const struct command commands[] = {
+static const struct rr_command commands[] = {
 	{ "null", 0, 0, cmd_null, "", "NFSv2 NULL" },
 	{ "root", 0, 0, cmd_root, "", "NFSv2 ROOT (obsolete: a no-op)" },
 	{ "writecache", 0, 0, cmd_writecache, "", "NFSv2 WRITECACHE (obsolete: a no-op)" },
@@ -1017,92 +829,30 @@ usage(FILE *f)
 	    "  -P  unprivileged source port    -t  timeout per call (default 5 s)\n"
 	    "  -c  READ/WRITE chunk, READDIR count   -m  MOUNT version (default 1)\n"
 	    "commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-14s %-30s %s\n", commands[i].cmd, commands[i].args,
-		    commands[i].help);
-}
-
-static int
-run_command(char **av)
-{
-	int nargs = 0;
-
-	while (av[1 + nargs])
-		nargs++;
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		const struct command *c = &commands[i];
-
-		if (strcmp(c->cmd, av[0]) != 0)
-			continue;
-		if (nargs < c->min_args || nargs > c->max_args)
-			die_usage("usage: %s %s", c->cmd, c->args);
-		return c->fn(av + 1);
-	}
-	die_usage("unknown command '%s'", av[0]);
-	return 2;
+	rr_usage_commands(f, commands, sizeof(commands) / sizeof(commands[0]), 14, 30);
 }
 
 int
 main(int argc, char **argv)
 {
-	int c, rc = 0, start, steps = 1;
+	int c;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-		usage(stdout);
-		return 0;
-	}
+	rr_start(argc, argv, "nfs2probe", usage);
+	rr.machname = "nfs2probe";
 	while ((c = getopt(argc, argv, "+a:u:g:Pt:c:m:h")) != -1) {
+		if (rr_option(c, optarg))
+			continue;
 		switch (c) {
-		case 'a':
-			if (strcmp(optarg, "none") && strcmp(optarg, "sys"))
-				die_usage("-a takes none or sys");
-			opt.auth_none = strcmp(optarg, "none") == 0;
-			break;
-		case 'u': opt.uid = (uid_t)parse_ulong(optarg, "uid"); break;
-		case 'g': opt.gid = (gid_t)parse_ulong(optarg, "gid"); break;
-		case 'P': opt.unpriv = 1; break;
-		case 't': opt.timeout = (int)parse_ulong(optarg, "timeout"); break;
-		case 'c': opt.chunk = (unsigned)parse_ulong(optarg, "size"); break;
+		case 'c': opt.chunk = (unsigned)rr_parse_num(optarg, "size"); break;
 		case 'm':
-			opt.mntvers = (unsigned)parse_ulong(optarg, "MOUNT version");
+			opt.mntvers = (unsigned)rr_parse_num(optarg, "MOUNT version");
 			if (opt.mntvers != 1 && opt.mntvers != 2)
-				die_usage("-m takes 1 or 2");
+				rr_die_usage("-m takes 1 or 2");
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (argc - optind < 4) {
-		usage(stderr);
-		return 2;
-	}
-	opt.host = argv[optind];
-	opt.port = (unsigned)parse_ulong(argv[optind + 1], "port");
-	opt.proto = argv[optind + 2];
-	if (strcmp(opt.proto, "udp") && strcmp(opt.proto, "tcp") &&
-	    strcmp(opt.proto, "udp6") && strcmp(opt.proto, "tcp6"))
-		die_usage("protocol must be udp, tcp, udp6 or tcp6");
-	for (int i = optind + 3; i < argc; i++)
-		if (strcmp(argv[i], "++") == 0) {
-			argv[i] = NULL;
-			steps++;
-		}
-	start = optind + 3;
-	for (int i = 1; i <= steps; i++) {
-		int r, end = start;
-
-		if (start >= argc || argv[start] == NULL)
-			die_usage("empty command (around '++')");
-		while (end < argc && argv[end])
-			end++;
-		if (steps > 1)
-			printf("step=%d command=%s\n", i, argv[start]);
-		r = run_command(argv + start);
-		if (r > rc)
-			rc = r;
-		start = end + 1;
-	}
-	drop_client();
-	return rc;
+	return rr_run_steps(argc, argv, optind, commands, sizeof(commands) / sizeof(commands[0]),
+	    usage);
 }

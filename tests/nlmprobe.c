@@ -10,8 +10,10 @@
  * client speaks. Only where a test wants what those routines refuse to
  * encode (a caller name, owner, cookie or handle beyond LM_MAXSTRLEN or
  * MAXNETOBJ_SZ, 1024 bytes; a caller name with a NUL inside) are the
- * arguments laid out by hand, field by field in the same order; the probe
- * says so with encoder=raw.
+ * arguments laid out by hand, field by field in the same order (with
+ * rpcraw.h's encoder); the probe says so with encoder=raw. The client, the
+ * options -t -P -a -S, the rpc=NAME lines and the "++" command loop are
+ * rpcraw.h's too.
  *
  * Usage: nlmprobe [OPTIONS] HOST PORT udp|tcp|udp6|tcp6 COMMAND [ARGS...]
  *                 [++ COMMAND [ARGS...]]...
@@ -55,8 +57,7 @@
 #include "nlm_prot.h"
 #include "nlm4_prot.h"
 #include "sm_inter_prot.h"
-
-#define XDRP(f) ((xdrproc_t)(void (*)(void))(f))
+#include "rpcraw.h"
 
 /* Procedure numbers, the same in every version (v1 has 0..16 only). */
 enum {
@@ -78,91 +79,23 @@ struct blob {
 	u_int len;
 };
 
+/* nlmprobe's own options; the target, -t, -P, -a and -S are rpcraw's (rr). */
 static struct {
-	const char *host;
-	unsigned port;
-	const char *proto;
 	unsigned vers;		/* -v: 1, 3 or 4 */
 	struct blob caller;	/* -n */
 	struct blob owner;	/* -o */
 	struct blob cookie;	/* -k (empty: a fresh 8-byte cookie per call) */
 	int svid;		/* -i */
 	int state;		/* -s: the client's NSM state in LOCK */
-	int timeout;		/* -t */
-	int unpriv;		/* -P */
-	int auth_none;		/* -a none */
 	int raw;		/* -R: always encode by hand */
-	const char *source;	/* -S: source address */
-} opt = { .vers = 4, .svid = 1, .state = 1, .timeout = 5 };
-
-static void
-die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "nlmprobe: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n(nlmprobe --help for usage)\n");
-	va_end(ap);
-	exit(2);
-}
-
-static void *
-xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (p == NULL) {
-		fprintf(stderr, "nlmprobe: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-static unsigned long long
-parse_num(const char *s, const char *what)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *s == '\0' || *end != '\0' || *s == '-')
-		die_usage("bad %s '%s'", what, s);
-	return v;
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+} opt = { .vers = 4, .svid = 1, .state = 1 };
 
 static struct blob
 parse_hex(const char *s)
 {
-	size_t n = strlen(s);
 	struct blob b;
 
-	if (n % 2)
-		die_usage("odd number of hex digits in '%s'", s);
-	b.len = (u_int)(n / 2);
-	b.data = xmalloc(b.len + 1);
-	for (u_int i = 0; i < b.len; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			die_usage("bad hex in '%s'", s);
-		b.data[i] = (char)(hi << 4 | lo);
-	}
-	b.data[b.len] = '\0';
+	b.data = rr_parse_hex(s, &b.len);
 	return b;
 }
 
@@ -186,14 +119,14 @@ parse_blob(const char *s, int hex_default, char fill)
 		if (colon) {
 			num[colon - (s + 4)] = '\0';
 			if (colon[1] == '\0' || colon[2] != '\0')
-				die_usage("len:N:C takes one character, not '%s'", colon + 1);
+				rr_die_usage("len:N:C takes one character, not '%s'", colon + 1);
 			fill = colon[1];
 		}
-		b.len = (u_int)parse_num(num, "length");
+		b.len = (u_int)rr_parse_num(num, "length");
 		free(num);
 		if (b.len > 16u << 20)
-			die_usage("at most 16 MiB, please");
-		b.data = xmalloc(b.len + 1);
+			rr_die_usage("at most 16 MiB, please");
+		b.data = rr_xmalloc(b.len + 1);
 		memset(b.data, fill, b.len);
 		b.data[b.len] = '\0';
 		return b;
@@ -203,196 +136,6 @@ parse_blob(const char *s, int hex_default, char fill)
 	b.data = strdup(s);
 	b.len = (u_int)strlen(s);
 	return b;
-}
-
-static int
-is_udp(void)
-{
-	return strncmp(opt.proto, "udp", 3) == 0;
-}
-
-/* ---- the client side ---- */
-
-static struct {
-	CLIENT *clnt;
-	unsigned long prog, vers;
-} cache;
-
-/* -S: the address to call from (a second client on the same machine). */
-static int
-source_addr(int family, struct sockaddr_storage *ss)
-{
-	if (family == AF_INET6)
-		return inet_pton(AF_INET6, opt.source, &((struct sockaddr_in6 *)ss)->sin6_addr) == 1 ?
-		    0 : -1;
-	return inet_pton(AF_INET, opt.source, &((struct sockaddr_in *)ss)->sin_addr) == 1 ? 0 : -1;
-}
-
-/* A socket from a reserved port (as root, unless -P): lock managers check. */
-static int
-client_socket(int family, int type)
-{
-	struct sockaddr_storage any;
-	int fd = socket(family, type, 0);
-
-	if (fd < 0) {
-		printf("rpc=CREATE_FAILED socket: %s\n", strerror(errno));
-		exit(1);
-	}
-	memset(&any, 0, sizeof(any));
-	any.ss_family = (sa_family_t)family;
-	if (opt.source && source_addr(family, &any) < 0) {
-		printf("rpc=CREATE_FAILED bad source address '%s'\n", opt.source);
-		exit(1);
-	}
-	if (opt.unpriv || geteuid() != 0) {
-		if (bind(fd, (struct sockaddr *)&any, family == AF_INET6 ?
-		    sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in)) < 0) {
-			printf("rpc=CREATE_FAILED bind: %s\n", strerror(errno));
-			exit(1);
-		}
-	} else if (bindresvport_sa(fd, opt.source ? (struct sockaddr *)&any : NULL) < 0) {
-		printf("rpc=CREATE_FAILED no reserved port free: %s\n", strerror(errno));
-		exit(1);
-	}
-	if (type == SOCK_STREAM) {
-		/* RST on close: thousands of calls must not leave TIME_WAITs on reserved ports */
-		struct linger lg = { 1, 0 };
-
-		(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	}
-	return fd;
-}
-
-static CLIENT *
-make_client(unsigned long prog, unsigned long vers)
-{
-	struct netconfig *nconf = getnetconfigent(opt.proto);
-	struct addrinfo hints, *ai = NULL;
-	struct sockaddr_storage ss;
-	struct netbuf nb;
-	CLIENT *clnt;
-	int rc;
-
-	if (nconf == NULL)
-		die_usage("unknown netid '%s'", opt.proto);
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = strchr(opt.proto, '6') ? AF_INET6 : AF_INET;
-	hints.ai_socktype = is_udp() ? SOCK_DGRAM : SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV;
-	rc = getaddrinfo(opt.host, NULL, &hints, &ai);
-	if (rc != 0 || ai == NULL) {
-		printf("rpc=CREATE_FAILED %s: %s\n", opt.host, gai_strerror(rc));
-		exit(1);
-	}
-	memset(&ss, 0, sizeof(ss));
-	memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
-	if (hints.ai_family == AF_INET6)
-		((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)opt.port);
-	else
-		((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)opt.port);
-	nb.buf = &ss;
-	nb.len = nb.maxlen = ai->ai_addrlen;
-	clnt = clnt_tli_create(client_socket(ai->ai_family, hints.ai_socktype), nconf, &nb,
-	    prog, vers, 65536, 65536);
-	freeaddrinfo(ai);
-	freenetconfigent(nconf);
-	if (clnt == NULL) {
-		printf("rpc=CREATE_FAILED %s\n", clnt_spcreateerror("clnt_tli_create"));
-		exit(1);
-	}
-	clnt_control(clnt, CLSET_FD_CLOSE, NULL);
-	if (is_udp()) {
-		struct timeval rt = { 1, 0 };
-
-		clnt_control(clnt, CLSET_RETRY_TIMEOUT, (char *)&rt);
-	}
-	if (opt.auth_none) {
-		clnt->cl_auth = authnone_create();
-	} else {
-		gid_t gids[1] = { 0 };
-		char host[256] = "nlmprobe";
-
-		(void)gethostname(host, sizeof(host) - 1);
-		clnt->cl_auth = authunix_create(host, 0, 0, 1, gids);
-	}
-	if (clnt->cl_auth == NULL) {
-		printf("rpc=CREATE_FAILED no auth\n");
-		exit(1);
-	}
-	return clnt;
-}
-
-static void
-drop_client(void)
-{
-	if (cache.clnt) {
-		auth_destroy(cache.clnt->cl_auth);
-		clnt_destroy(cache.clnt);
-		cache.clnt = NULL;
-	}
-}
-
-static CLIENT *
-client_for(unsigned long prog, unsigned long vers)
-{
-	if (cache.clnt == NULL || cache.prog != prog || cache.vers != vers) {
-		drop_client();
-		cache.clnt = make_client(prog, vers);
-		cache.prog = prog;
-		cache.vers = vers;
-	}
-	return cache.clnt;
-}
-
-static const char *
-rpc_name(enum clnt_stat st)
-{
-	switch (st) {
-	case RPC_SUCCESS: return "SUCCESS";
-	case RPC_TIMEDOUT: return "TIMEDOUT";
-	case RPC_AUTHERROR: return "AUTH_ERROR";
-	case RPC_PROGUNAVAIL: return "PROG_UNAVAIL";
-	case RPC_PROGVERSMISMATCH: return "PROG_MISMATCH";
-	case RPC_PROCUNAVAIL: return "PROC_UNAVAIL";
-	case RPC_CANTDECODEARGS: return "GARBAGE_ARGS";
-	case RPC_SYSTEMERROR: return "SYSTEM_ERR";
-	case RPC_CANTDECODERES: return "CANTDECODERES";
-	case RPC_CANTENCODEARGS: return "CANTENCODEARGS";
-	case RPC_CANTRECV: return "CANTRECV";
-	case RPC_CANTSEND: return "CANTSEND";
-	default: return "OTHER";
-	}
-}
-
-static int quiet;	/* the floods print totals, not a line per call */
-
-/* One call with a reply; prints rpc=...; returns 1 when it went through. */
-static int
-call(unsigned long prog, unsigned long vers, unsigned long proc, xdrproc_t xargs, void *args,
-    xdrproc_t xres, void *rr)
-{
-	struct timeval tv = { opt.timeout, 0 };
-	CLIENT *clnt = client_for(prog, vers);
-	enum clnt_stat st = clnt_call(clnt, proc, xargs, args, xres, rr, tv);
-
-	if (st == RPC_SUCCESS) {
-		if (!quiet)
-			printf("rpc=SUCCESS\n");
-		return 1;
-	}
-	if (st == RPC_PROGVERSMISMATCH) {
-		struct rpc_err e;
-
-		clnt_geterr(clnt, &e);
-		printf("rpc=PROG_MISMATCH low=%lu high=%lu\n", (unsigned long)e.re_vers.low,
-		    (unsigned long)e.re_vers.high);
-	} else if (!quiet || st != RPC_TIMEDOUT) {
-		printf("rpc=%s (%s)\n", rpc_name(st), clnt_sperrno(st));
-	}
-	if (st == RPC_TIMEDOUT || st == RPC_CANTRECV || st == RPC_CANTSEND)
-		drop_client();	/* reconnect for the next one */
-	return 0;
 }
 
 /*
@@ -408,78 +151,25 @@ msg_call(CLIENT *clnt, int dg, unsigned long proc, xdrproc_t xargs, void *args)
 {
 	struct timeval zero = { 0, 0 }, ms = { 0, 1000 };
 
-	return clnt_call(clnt, proc, xargs, args, XDRP(xdr_void), NULL, dg ? ms : zero);
+	return clnt_call(clnt, proc, xargs, args, RR_XDRP(xdr_void), NULL, dg ? ms : zero);
 }
 
 static int
 send_msg(unsigned long prog, unsigned long vers, unsigned long proc, xdrproc_t xargs, void *args)
 {
-	enum clnt_stat st = msg_call(client_for(prog, vers), is_udp(), proc, xargs, args);
+	enum clnt_stat st = msg_call(rr_client(prog, vers, 0), rr_is_udp(), proc, xargs, args);
 
 	if (st == RPC_SUCCESS || st == RPC_TIMEDOUT) {
 		printf("rpc=SENT\n");
 		return 1;
 	}
-	printf("rpc=%s (%s)\n", rpc_name(st), clnt_sperrno(st));
-	drop_client();
+	printf("rpc=%s (%s)\n", rr_clnt_stat_name(st), clnt_sperrno(st));
+	rr_drop_client();
 	return 0;
 }
 
-/* ---- hand-made argument bodies, for what rpcgen's encoders refuse ---- */
-
-struct body {
-	char *buf;
-	u_int len, cap;
-};
-
-static void
-body_put(struct body *b, const void *p, u_int n)
-{
-	if (b->len + n + 4 > b->cap) {
-		b->cap = (b->len + n + 4) * 2;
-		b->buf = realloc(b->buf, b->cap);
-		if (b->buf == NULL) {
-			fprintf(stderr, "nlmprobe: out of memory\n");
-			exit(1);
-		}
-	}
-	memcpy(b->buf + b->len, p, n);
-	b->len += n;
-}
-
-static void
-body_u32(struct body *b, uint32_t v)
-{
-	uint32_t be = htonl(v);
-
-	body_put(b, &be, 4);
-}
-
-static void
-body_u64(struct body *b, uint64_t v)
-{
-	body_u32(b, (uint32_t)(v >> 32));
-	body_u32(b, (uint32_t)v);
-}
-
-/* Variable-length opaque or string: length, bytes, zero padding; no limit. */
-static void
-body_opaque(struct body *b, const struct blob *o)
-{
-	static const char pad[4];
-
-	body_u32(b, o->len);
-	body_put(b, o->data, o->len);
-	body_put(b, pad, (4 - o->len % 4) % 4);
-}
-
-static bool_t
-xdr_body(XDR *xdrs, void *p)
-{
-	struct body *b = p;
-
-	return b->len == 0 || XDR_PUTBYTES(xdrs, b->buf, b->len);
-}
+/* ---- hand-made argument bodies (struct rr_enc), for what rpcgen's
+ * encoders refuse ---- */
 
 /* ---- one lock request, whatever the version ---- */
 
@@ -510,7 +200,7 @@ next_cookie(void)
 		return opt.cookie;
 	/* distinct per call and per process, so a crossed reply would show */
 	b.len = 8;
-	b.data = xmalloc(9);
+	b.data = rr_xmalloc(9);
 	snprintf(b.data, 9, "%04x%04x", (unsigned)getpid() & 0xffff, ++cookie_counter & 0xffff);
 	return b;
 }
@@ -524,11 +214,11 @@ lk_init(struct lk *l, const char *fh, const char *off, const char *len)
 	l->fh = parse_blob(fh, 1, (char)0xab);
 	l->oh = opt.owner;
 	l->svid = opt.svid;
-	l->off = parse_num(off, "offset");
-	l->len = parse_num(len, "length");
+	l->off = rr_parse_num(off, "offset");
+	l->len = rr_parse_num(len, "length");
 	l->excl = 1;
 	if (opt.vers < 4 && (l->off > UINT32_MAX || l->len > UINT32_MAX))
-		die_usage("NLM v%u offsets and lengths are 32 bits", opt.vers);
+		rr_die_usage("NLM v%u offsets and lengths are 32 bits", opt.vers);
 }
 
 /* Words after the range: shared, block, reclaim. */
@@ -545,7 +235,7 @@ lk_flags(struct lk *l, char **av)
 		else if (strcmp(*av, "reclaim") == 0)
 			l->reclaim = 1;
 		else
-			die_usage("unknown flag '%s' (shared, exclusive, block, reclaim)", *av);
+			rr_die_usage("unknown flag '%s' (shared, exclusive, block, reclaim)", *av);
 	}
 }
 
@@ -590,18 +280,18 @@ lock4_of(const struct lk *l, nlm4_lock *a)
 
 /* The raw layout of nlm_lock / nlm4_lock. */
 static void
-body_lock(struct body *b, const struct lk *l)
+body_lock(struct rr_enc *b, const struct lk *l)
 {
-	body_opaque(b, &l->caller);
-	body_opaque(b, &l->fh);
-	body_opaque(b, &l->oh);
-	body_u32(b, (uint32_t)l->svid);
+	rr_enc_opaque(b, l->caller.data, l->caller.len);
+	rr_enc_opaque(b, l->fh.data, l->fh.len);
+	rr_enc_opaque(b, l->oh.data, l->oh.len);
+	rr_enc_u32(b, (uint32_t)l->svid);
 	if (opt.vers == 4) {
-		body_u64(b, l->off);
-		body_u64(b, l->len);
+		rr_enc_u64(b, l->off);
+		rr_enc_u64(b, l->len);
 	} else {
-		body_u32(b, (uint32_t)l->off);
-		body_u32(b, (uint32_t)l->len);
+		rr_enc_u32(b, (uint32_t)l->off);
+		rr_enc_u32(b, (uint32_t)l->len);
 	}
 }
 
@@ -620,19 +310,19 @@ argkind_of(unsigned proc)
 }
 
 static void
-body_args(struct body *b, unsigned proc, const struct lk *l)
+body_args(struct rr_enc *b, unsigned proc, const struct lk *l)
 {
 	enum argkind k = argkind_of(proc);
 
-	body_opaque(b, &l->cookie);
+	rr_enc_opaque(b, l->cookie.data, l->cookie.len);
 	if (k == A_LOCK || k == A_CANCEL)
-		body_u32(b, (uint32_t)l->block);
+		rr_enc_u32(b, (uint32_t)l->block);
 	if (k != A_UNLOCK)
-		body_u32(b, (uint32_t)l->excl);
+		rr_enc_u32(b, (uint32_t)l->excl);
 	body_lock(b, l);
 	if (k == A_LOCK) {
-		body_u32(b, (uint32_t)l->reclaim);
-		body_u32(b, (uint32_t)opt.state);
+		rr_enc_u32(b, (uint32_t)l->reclaim);
+		rr_enc_u32(b, (uint32_t)opt.state);
 	}
 }
 
@@ -652,7 +342,7 @@ fill_args1(union args *a, enum argkind k, const struct lk *l)
 		a->t1.cookie = c;
 		a->t1.exclusive = l->excl;
 		lock1_of(l, &a->t1.alock);
-		return XDRP(xdr_nlm_testargs);
+		return RR_XDRP(xdr_nlm_testargs);
 	case A_LOCK:
 		a->l1.cookie = c;
 		a->l1.block = l->block;
@@ -660,17 +350,17 @@ fill_args1(union args *a, enum argkind k, const struct lk *l)
 		lock1_of(l, &a->l1.alock);
 		a->l1.reclaim = l->reclaim;
 		a->l1.state = opt.state;
-		return XDRP(xdr_nlm_lockargs);
+		return RR_XDRP(xdr_nlm_lockargs);
 	case A_CANCEL:
 		a->c1.cookie = c;
 		a->c1.block = l->block;
 		a->c1.exclusive = l->excl;
 		lock1_of(l, &a->c1.alock);
-		return XDRP(xdr_nlm_cancargs);
+		return RR_XDRP(xdr_nlm_cancargs);
 	default:
 		a->u1.cookie = c;
 		lock1_of(l, &a->u1.alock);
-		return XDRP(xdr_nlm_unlockargs);
+		return RR_XDRP(xdr_nlm_unlockargs);
 	}
 }
 
@@ -684,7 +374,7 @@ fill_args4(union args *a, enum argkind k, const struct lk *l)
 		a->t4.cookie = c;
 		a->t4.exclusive = l->excl;
 		lock4_of(l, &a->t4.alock);
-		return XDRP(xdr_nlm4_testargs);
+		return RR_XDRP(xdr_nlm4_testargs);
 	case A_LOCK:
 		a->l4.cookie = c;
 		a->l4.block = l->block;
@@ -692,17 +382,17 @@ fill_args4(union args *a, enum argkind k, const struct lk *l)
 		lock4_of(l, &a->l4.alock);
 		a->l4.reclaim = l->reclaim;
 		a->l4.state = opt.state;
-		return XDRP(xdr_nlm4_lockargs);
+		return RR_XDRP(xdr_nlm4_lockargs);
 	case A_CANCEL:
 		a->c4.cookie = c;
 		a->c4.block = l->block;
 		a->c4.exclusive = l->excl;
 		lock4_of(l, &a->c4.alock);
-		return XDRP(xdr_nlm4_cancargs);
+		return RR_XDRP(xdr_nlm4_cancargs);
 	default:
 		a->u4.cookie = c;
 		lock4_of(l, &a->u4.alock);
-		return XDRP(xdr_nlm4_unlockargs);
+		return RR_XDRP(xdr_nlm4_unlockargs);
 	}
 }
 
@@ -718,10 +408,10 @@ res_decoder(unsigned proc)
 	int v4 = opt.vers == 4;
 
 	if (proc == P_TEST)
-		return v4 ? XDRP(xdr_nlm4_testres) : XDRP(xdr_nlm_testres);
+		return v4 ? RR_XDRP(xdr_nlm4_testres) : RR_XDRP(xdr_nlm_testres);
 	if (proc == P_SHARE || proc == P_UNSHARE)
-		return v4 ? XDRP(xdr_nlm4_shareres) : XDRP(xdr_nlm_shareres);
-	return v4 ? XDRP(xdr_nlm4_res) : XDRP(xdr_nlm_res);
+		return v4 ? RR_XDRP(xdr_nlm4_shareres) : RR_XDRP(xdr_nlm_shareres);
+	return v4 ? RR_XDRP(xdr_nlm4_res) : RR_XDRP(xdr_nlm_res);
 }
 
 static void
@@ -756,16 +446,6 @@ answer_of(unsigned proc, const union results *r, struct answer *a)
 
 /* ---- printing ---- */
 
-static void
-print_hex(const char *key, const char *p, u_int len)
-{
-	printf("%s=", key);
-	for (u_int i = 0; i < len && i < 64; i++)
-		printf("%02x", (uint8_t)p[i]);
-	if (len > 64)
-		printf("...(%u bytes)", len);
-}
-
 static const char *
 stat_name(int st)
 {
@@ -782,7 +462,7 @@ static void
 print_answer(unsigned proc, const struct answer *a, const struct blob *sent_cookie)
 {
 	printf("stat=%d name=%s%s ", a->stat, opt.vers == 4 ? "NLM4_" : "LCK_", stat_name(a->stat));
-	print_hex("cookie", a->cookie.n_bytes, a->cookie.n_len);
+	rr_print_hex("cookie", a->cookie.n_bytes, a->cookie.n_len, 64);
 	if (sent_cookie)
 		printf(" cookie_ok=%d", a->cookie.n_len == sent_cookie->len &&
 		    (sent_cookie->len == 0 ||
@@ -792,7 +472,7 @@ print_answer(unsigned proc, const struct answer *a, const struct blob *sent_cook
 	if (a->denied_holder) {
 		printf(" holder_exclusive=%d holder_svid=%d ", (int)a->holder.exclusive,
 		    a->holder.svid);
-		print_hex("holder_oh", a->holder.oh.n_bytes, a->holder.oh.n_len);
+		rr_print_hex("holder_oh", a->holder.oh.n_bytes, a->holder.oh.n_len, 64);
 		printf(" holder_offset=%llu holder_len=%llu",
 		    (unsigned long long)a->holder.l_offset, (unsigned long long)a->holder.l_len);
 	}
@@ -804,23 +484,23 @@ enum outcome { FAILED, REPLIED, SENT };
 /*
  * One TEST/LOCK/CANCEL/UNLOCK/GRANTED/NM_LOCK (or its _MSG form) of l.
  * Fills *ans when a reply was decoded (REPLIED); SENT for a message;
- * FAILED after an RPC failure, which call() printed.
+ * FAILED after an RPC failure, which rr_call() printed.
  */
 static enum outcome
-lock_call(unsigned proc, const struct lk *l, struct answer *ans, union results *rr)
+lock_call(unsigned proc, const struct lk *l, struct answer *ans, union results *resp)
 {
 	union args a;
 	xdrproc_t xargs;
 	void *argp = &a;
-	struct body raw = { 0 };
+	struct rr_enc raw = { 0 };
 	int is_msg = proc >= P_TEST_MSG && proc <= P_GRANTED_MSG;
 	int ok;
 
 	if (lk_needs_raw(l)) {
 		body_args(&raw, proc, l);
-		xargs = XDRP(xdr_body);
+		xargs = RR_XDRP(rr_xdr_send);
 		argp = &raw;
-		if (!quiet)
+		if (!rr.quiet)
 			printf("encoder=raw bytes=%u\n", raw.len);
 	} else {
 		memset(&a, 0, sizeof(a));
@@ -832,12 +512,12 @@ lock_call(unsigned proc, const struct lk *l, struct answer *ans, union results *
 		free(raw.buf);
 		return ok ? SENT : FAILED;
 	}
-	memset(rr, 0, sizeof(*rr));
-	ok = call(NLM_PROGRAM, opt.vers, proc, xargs, argp, res_decoder(proc), rr);
+	memset(resp, 0, sizeof(*resp));
+	ok = rr_call(NLM_PROGRAM, opt.vers, proc, xargs, argp, res_decoder(proc), resp);
 	free(raw.buf);
 	if (!ok)
 		return FAILED;
-	answer_of(proc, rr, ans);
+	answer_of(proc, resp, ans);
 	return REPLIED;
 }
 
@@ -846,15 +526,15 @@ lock_cmd(unsigned proc, char **av)
 {
 	struct lk l;
 	struct answer ans;
-	union results rr;
+	union results resp;
 	enum outcome o;
 
 	lk_init(&l, av[0], av[1], av[2]);
 	lk_flags(&l, av + 3);
-	o = lock_call(proc, &l, &ans, &rr);
+	o = lock_call(proc, &l, &ans, &resp);
 	if (o == REPLIED) {
 		print_answer(proc, &ans, &l.cookie);
-		xdr_free(res_decoder(proc), (char *)&rr);
+		xdr_free(res_decoder(proc), (char *)&resp);
 	}
 	return o == FAILED ? 1 : 0;
 }
@@ -875,7 +555,7 @@ static int
 cmd_null(char **av)
 {
 	(void)av;
-	return call(NLM_PROGRAM, opt.vers, P_NULL, XDRP(xdr_void), NULL, XDRP(xdr_void), NULL) ?
+	return rr_call(NLM_PROGRAM, opt.vers, P_NULL, RR_XDRP(xdr_void), NULL, RR_XDRP(xdr_void), NULL) ?
 	    0 : 1;
 }
 
@@ -887,19 +567,19 @@ share_word(const char *s, const char *const *names, const char *what)
 	for (int i = 0; i < 4; i++)
 		if (strcmp(s, names[i]) == 0)
 			return i;
-	return (int)parse_num(s, what);	/* a number: out-of-range values are a test too */
+	return (int)rr_parse_num(s, what);	/* a number: out-of-range values are a test too */
 }
 
 static void
-body_share(struct body *b, const struct lk *l, int mode, int access)
+body_share(struct rr_enc *b, const struct lk *l, int mode, int access)
 {
-	body_opaque(b, &l->cookie);
-	body_opaque(b, &l->caller);
-	body_opaque(b, &l->fh);
-	body_opaque(b, &l->oh);
-	body_u32(b, (uint32_t)mode);
-	body_u32(b, (uint32_t)access);
-	body_u32(b, (uint32_t)l->reclaim);
+	rr_enc_opaque(b, l->cookie.data, l->cookie.len);
+	rr_enc_opaque(b, l->caller.data, l->caller.len);
+	rr_enc_opaque(b, l->fh.data, l->fh.len);
+	rr_enc_opaque(b, l->oh.data, l->oh.len);
+	rr_enc_u32(b, (uint32_t)mode);
+	rr_enc_u32(b, (uint32_t)access);
+	rr_enc_u32(b, (uint32_t)l->reclaim);
 }
 
 static int
@@ -909,8 +589,8 @@ share_cmd(unsigned proc, char **av)
 	static const char *const accesses[] = { "none", "r", "w", "rw" };
 	int mode = share_word(av[1], modes, "deny mode"), access = share_word(av[2], accesses, "access");
 	union { nlm_shareargs s1; nlm4_shareargs s4; } a;
-	struct body raw = { 0 };
-	union results rr;
+	struct rr_enc raw = { 0 };
+	union results resp;
 	struct answer ans;
 	struct lk l;
 	void *argp = &a;
@@ -922,7 +602,7 @@ share_cmd(unsigned proc, char **av)
 	memset(&a, 0, sizeof(a));
 	if (lk_needs_raw(&l) || mode > 3 || access > 3) {
 		body_share(&raw, &l, mode, access);
-		xargs = XDRP(xdr_body);
+		xargs = RR_XDRP(rr_xdr_send);
 		argp = &raw;
 		printf("encoder=raw bytes=%u\n", raw.len);
 	} else if (opt.vers == 4) {
@@ -933,7 +613,7 @@ share_cmd(unsigned proc, char **av)
 		a.s4.share.oh = nobj(&l.oh);
 		a.s4.share.mode = mode;
 		a.s4.share.access = access;
-		xargs = XDRP(xdr_nlm4_shareargs);
+		xargs = RR_XDRP(xdr_nlm4_shareargs);
 	} else {
 		a.s1.cookie = nobj(&l.cookie);
 		a.s1.reclaim = l.reclaim;
@@ -942,16 +622,16 @@ share_cmd(unsigned proc, char **av)
 		a.s1.share.oh = nobj(&l.oh);
 		a.s1.share.mode = mode;
 		a.s1.share.access = access;
-		xargs = XDRP(xdr_nlm_shareargs);
+		xargs = RR_XDRP(xdr_nlm_shareargs);
 	}
-	memset(&rr, 0, sizeof(rr));
-	ok = call(NLM_PROGRAM, opt.vers, proc, xargs, argp, res_decoder(proc), &rr);
+	memset(&resp, 0, sizeof(resp));
+	ok = rr_call(NLM_PROGRAM, opt.vers, proc, xargs, argp, res_decoder(proc), &resp);
 	free(raw.buf);
 	if (!ok)
 		return 1;
-	answer_of(proc, &rr, &ans);
+	answer_of(proc, &resp, &ans);
 	print_answer(proc, &ans, &l.cookie);
-	xdr_free(res_decoder(proc), (char *)&rr);
+	xdr_free(res_decoder(proc), (char *)&resp);
 	return 0;
 }
 
@@ -965,23 +645,23 @@ static int
 cmd_free_all(char **av)
 {
 	struct blob name = parse_blob(av[0], 0, 'n');
-	struct body b = { 0 };
+	struct rr_enc b = { 0 };
 	int ok;
 
-	body_opaque(&b, &name);
-	body_u32(&b, (uint32_t)parse_num(av[1], "state"));
+	rr_enc_opaque(&b, name.data, name.len);
+	rr_enc_u32(&b, (uint32_t)rr_parse_num(av[1], "state"));
 	if (name.len > XDR_LIMIT || opt.raw) {
 		printf("encoder=raw bytes=%u\n", b.len);
-		ok = call(NLM_PROGRAM, opt.vers, P_FREE_ALL, XDRP(xdr_body), &b, XDRP(xdr_void), NULL);
+		ok = rr_call(NLM_PROGRAM, opt.vers, P_FREE_ALL, RR_XDRP(rr_xdr_send), &b, RR_XDRP(xdr_void), NULL);
 	} else if (opt.vers == 4) {
-		nlm4_notify n = { name.data, (int)parse_num(av[1], "state") };
+		nlm4_notify n = { name.data, (int)rr_parse_num(av[1], "state") };
 
-		ok = call(NLM_PROGRAM, 4, P_FREE_ALL, XDRP(xdr_nlm4_notify), &n, XDRP(xdr_void), NULL);
+		ok = rr_call(NLM_PROGRAM, 4, P_FREE_ALL, RR_XDRP(xdr_nlm4_notify), &n, RR_XDRP(xdr_void), NULL);
 	} else {
-		nlm_notify n = { name.data, (long)parse_num(av[1], "state") };
+		nlm_notify n = { name.data, (long)rr_parse_num(av[1], "state") };
 
-		ok = call(NLM_PROGRAM, opt.vers, P_FREE_ALL, XDRP(xdr_nlm_notify), &n,
-		    XDRP(xdr_void), NULL);
+		ok = rr_call(NLM_PROGRAM, opt.vers, P_FREE_ALL, RR_XDRP(xdr_nlm_notify), &n,
+		    RR_XDRP(xdr_void), NULL);
 	}
 	free(b.buf);
 	return ok ? 0 : 1;
@@ -1000,14 +680,14 @@ cmd_status(char **av)
 
 	memset(&s, 0, sizeof(s));
 	s.mon_name = parse_blob(av[0], 0, 'm').data;
-	s.state = (int)parse_num(av[1], "state");
+	s.state = (int)rr_parse_num(av[1], "state");
 	if (av[2]) {
 		priv = parse_hex(av[2]);
 		if (priv.len != sizeof(s.priv))
-			die_usage("priv is %zu bytes of hex", sizeof(s.priv));
+			rr_die_usage("priv is %zu bytes of hex", sizeof(s.priv));
 		memcpy(s.priv, priv.data, sizeof(s.priv));
 	}
-	return call(NLM_PROGRAM, opt.vers, P_SM_NOTIFY, XDRP(xdr_status), &s, XDRP(xdr_void), NULL) ?
+	return rr_call(NLM_PROGRAM, opt.vers, P_SM_NOTIFY, RR_XDRP(xdr_status), &s, RR_XDRP(xdr_void), NULL) ?
 	    0 : 1;
 }
 
@@ -1016,12 +696,12 @@ static int
 cmd_sm_notify(char **av)
 {
 	struct blob name = parse_blob(av[0], 0, 'm');
-	struct body b = { 0 };
+	struct rr_enc b = { 0 };
 	int ok;
 
-	body_opaque(&b, &name);
-	body_u32(&b, (uint32_t)parse_num(av[1], "state"));
-	ok = call(SM_PROGRAM, 1, SMPROC_NOTIFY, XDRP(xdr_body), &b, XDRP(xdr_void), NULL);
+	rr_enc_opaque(&b, name.data, name.len);
+	rr_enc_u32(&b, (uint32_t)rr_parse_num(av[1], "state"));
+	ok = rr_call(SM_PROGRAM, 1, SMPROC_NOTIFY, RR_XDRP(rr_xdr_send), &b, RR_XDRP(xdr_void), NULL);
 	free(b.buf);
 	return ok ? 0 : 1;
 }
@@ -1034,25 +714,13 @@ cmd_sm_stat(char **av)
 	sm_stat_res r;
 
 	memset(&r, 0, sizeof(r));
-	if (!call(SM_PROGRAM, 1, SM_STAT, XDRP(xdr_sm_name), &n, XDRP(xdr_sm_stat_res), &r))
+	if (!rr_call(SM_PROGRAM, 1, SM_STAT, RR_XDRP(xdr_sm_name), &n, RR_XDRP(xdr_sm_stat_res), &r))
 		return 1;
 	printf("res_stat=%d state=%d\n", (int)r.res_stat, r.state);
 	return 0;
 }
 
 /* ---- raw bodies and floods, for the hostile tests ---- */
-
-/* A reply taken word by word, whatever it holds (for raw, which cannot know). */
-static bool_t
-xdr_slurp(XDR *xdrs, void *p)
-{
-	struct body *b = p;
-	u_int w;
-
-	while (xdr_u_int(xdrs, &w))
-		body_u32(b, w);
-	return TRUE;
-}
 
 /*
  * raw PROC HEX: any bytes as the arguments of NLM procedure PROC. Prints
@@ -1062,21 +730,21 @@ static int
 cmd_raw(char **av)
 {
 	struct blob hex = parse_hex(av[1]);
-	struct body b = { hex.data, hex.len, hex.len }, reply = { 0 };
-	unsigned proc = (unsigned)parse_num(av[0], "procedure");
-	union results rr;
+	struct rr_enc b = { hex.data, hex.len, hex.len, 1 }, reply = { 0 };
+	unsigned proc = (unsigned)rr_parse_num(av[0], "procedure");
+	union results resp;
 	struct answer ans;
 	XDR x;
 
-	if (!call(NLM_PROGRAM, opt.vers, proc, XDRP(xdr_body), &b, XDRP(xdr_slurp), &reply))
+	if (!rr_call(NLM_PROGRAM, opt.vers, proc, RR_XDRP(rr_xdr_send), &b, RR_XDRP(rr_xdr_slurp), &reply))
 		return 1;
 	printf("reply_len=%u\n", reply.len);
-	memset(&rr, 0, sizeof(rr));
+	memset(&resp, 0, sizeof(resp));
 	xdrmem_create(&x, reply.buf ? reply.buf : "", reply.len, XDR_DECODE);
-	if (reply.len > 0 && res_decoder(proc)(&x, &rr)) {
-		answer_of(proc, &rr, &ans);
+	if (reply.len > 0 && res_decoder(proc)(&x, &resp)) {
+		answer_of(proc, &resp, &ans);
 		print_answer(proc, &ans, NULL);
-		xdr_free(res_decoder(proc), (char *)&rr);
+		xdr_free(res_decoder(proc), (char *)&resp);
 	}
 	free(reply.buf);
 	return 0;
@@ -1091,36 +759,36 @@ cmd_raw(char **av)
 static int
 flood(unsigned proc, char **av)
 {
-	unsigned long n = (unsigned long)parse_num(av[1], "count"), counts[11] = { 0 }, failed = 0;
+	unsigned long n = (unsigned long)rr_parse_num(av[1], "count"), counts[11] = { 0 }, failed = 0;
 	struct timespec t0, t1;
 	char ohbuf[32];
 	struct lk l;
 
 	lk_init(&l, av[0], av[2] ? av[2] : "0", av[2] && av[3] ? av[3] : "0");
 	l.block = 1;
-	quiet = 1;
+	rr.quiet = 1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (unsigned long i = 0; i < n; i++) {
 		struct answer ans;
-		union results rr;
+		union results resp;
 
 		snprintf(ohbuf, sizeof(ohbuf), "flood.%lu", i);
 		l.oh.data = ohbuf;
 		l.oh.len = (u_int)strlen(ohbuf);
 		l.svid = opt.svid + (int)i;
-		if (lock_call(proc, &l, &ans, &rr) != REPLIED) {
+		if (lock_call(proc, &l, &ans, &resp) != REPLIED) {
 			failed++;
 			continue;
 		}
 		counts[ans.stat >= 0 && ans.stat < 10 ? ans.stat : 10]++;
-		xdr_free(res_decoder(proc), (char *)&rr);
+		xdr_free(res_decoder(proc), (char *)&resp);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("sent=%lu granted=%lu denied=%lu denied_nolocks=%lu blocked=%lu grace=%lu "
 	    "other=%lu rpc_failed=%lu secs=%.2f\n", n, counts[0], counts[1], counts[2], counts[3],
 	    counts[4], counts[5] + counts[6] + counts[7] + counts[8] + counts[9] + counts[10], failed,
 	    (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	quiet = 0;
+	rr.quiet = 0;
 	return failed == n && n ? 1 : 0;
 }
 
@@ -1184,10 +852,10 @@ print_testargs(unsigned vers, const void *args)
 	const netobj *cookie = vers == 4 ? &t4->cookie : &t1->cookie;
 	const netobj *oh = vers == 4 ? &t4->alock.oh : &t1->alock.oh;
 
-	print_hex("cookie", cookie->n_bytes, cookie->n_len);
+	rr_print_hex("cookie", cookie->n_bytes, cookie->n_len, 64);
 	printf(" caller=%s svid=%d ", vers == 4 ? t4->alock.caller_name : t1->alock.caller_name,
 	    vers == 4 ? t4->alock.svid : t1->alock.svid);
-	print_hex("oh", oh->n_bytes, oh->n_len);
+	rr_print_hex("oh", oh->n_bytes, oh->n_len, 64);
 	printf(" offset=%llu len=%llu exclusive=%d",
 	    vers == 4 ? (unsigned long long)t4->alock.l_offset : t1->alock.l_offset,
 	    vers == 4 ? (unsigned long long)t4->alock.l_len : t1->alock.l_len,
@@ -1211,7 +879,7 @@ send_granted_res(const char *host, unsigned vers, const netobj *cookie, int stat
 		return;
 	}
 	c->cl_auth = authunix_create_default();
-	(void)msg_call(c, 1, P_GRANTED_RES, vers == 4 ? XDRP(xdr_nlm4_res) : XDRP(xdr_nlm_res),
+	(void)msg_call(c, 1, P_GRANTED_RES, vers == 4 ? RR_XDRP(xdr_nlm4_res) : RR_XDRP(xdr_nlm_res),
 	    vers == 4 ? (void *)&r4 : (void *)&r1);
 	printf("granted_res=sent to=%s stat=%d\n", host, stat);
 	auth_destroy(c->cl_auth);
@@ -1222,7 +890,7 @@ static void
 serve_granted(struct svc_req *rq, SVCXPRT *x, int is_msg)
 {
 	union { nlm_testargs t1; nlm4_testargs t4; } a;
-	xdrproc_t xa = rq->rq_vers == 4 ? XDRP(xdr_nlm4_testargs) : XDRP(xdr_nlm_testargs);
+	xdrproc_t xa = rq->rq_vers == 4 ? RR_XDRP(xdr_nlm4_testargs) : RR_XDRP(xdr_nlm_testargs);
 	const char *from = caller_addr(x);
 	int stat = answer_mode == ANSWER_DENIED ? 1 : 0;
 	netobj cookie;
@@ -1241,16 +909,16 @@ serve_granted(struct svc_req *rq, SVCXPRT *x, int is_msg)
 	cookie = rq->rq_vers == 4 ? a.t4.cookie : a.t1.cookie;
 	if (answer_mode != ANSWER_NEVER) {
 		if (is_msg) {
-			svc_sendreply(x, XDRP(xdr_void), NULL);
+			svc_sendreply(x, RR_XDRP(xdr_void), NULL);
 			send_granted_res(from, (unsigned)rq->rq_vers, &cookie, stat);
 		} else if (rq->rq_vers == 4) {
 			nlm4_res r = { cookie, { (nlm4_stats)stat } };
 
-			svc_sendreply(x, XDRP(xdr_nlm4_res), (char *)&r);
+			svc_sendreply(x, RR_XDRP(xdr_nlm4_res), (char *)&r);
 		} else {
 			nlm_res r = { cookie, { (nlm_stats)stat } };
 
-			svc_sendreply(x, XDRP(xdr_nlm_res), (char *)&r);
+			svc_sendreply(x, RR_XDRP(xdr_nlm_res), (char *)&r);
 		}
 	}
 	svc_freeargs(x, xa, (char *)&a);
@@ -1279,7 +947,7 @@ serve_res(struct svc_req *rq, SVCXPRT *x)
 	printf("callback=%s vers=%u from=%s t_ms=%lld ", proc_name(rq->rq_proc),
 	    (unsigned)rq->rq_vers, caller_addr(x), now_ms());
 	print_answer(rq->rq_proc == P_TEST_RES ? P_TEST : P_LOCK, &ans, NULL);
-	svc_sendreply(x, XDRP(xdr_void), NULL);
+	svc_sendreply(x, RR_XDRP(xdr_void), NULL);
 	svc_freeargs(x, xr, (char *)&r);
 	opt.vers = saved;
 }
@@ -1290,7 +958,7 @@ dispatch(struct svc_req *rq, SVCXPRT *x)
 	switch (rq->rq_proc) {
 	case P_NULL:
 		printf("callback=NULL vers=%u from=%s\n", (unsigned)rq->rq_vers, caller_addr(x));
-		svc_sendreply(x, XDRP(xdr_void), NULL);
+		svc_sendreply(x, RR_XDRP(xdr_void), NULL);
 		break;
 	case P_GRANTED:
 		serve_granted(rq, x, 0);
@@ -1375,7 +1043,7 @@ cmd_listen(char **av)
 	else if (av[0] && strcmp(av[0], "never") == 0)
 		answer_mode = ANSWER_NEVER;
 	else if (av[0] && strcmp(av[0], "granted") != 0)
-		die_usage("listen takes granted, denied or never");
+		rr_die_usage("listen takes granted, denied or never");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
@@ -1403,8 +1071,8 @@ local_flock(char **av, struct flock *fl)
 {
 	memset(fl, 0, sizeof(*fl));
 	fl->l_whence = SEEK_SET;
-	fl->l_start = (off_t)parse_num(av[1], "offset");
-	fl->l_len = (off_t)parse_num(av[2], "length");
+	fl->l_start = (off_t)rr_parse_num(av[1], "offset");
+	fl->l_len = (off_t)rr_parse_num(av[2], "length");
 	fl->l_type = av[3] && strcmp(av[3], "r") == 0 ? F_RDLCK : F_WRLCK;
 }
 
@@ -1432,7 +1100,7 @@ cmd_local_lock(char **av)
 	printf("local=locked pid=%d\n", (int)getpid());
 	fflush(stdout);
 	if (av[3] && av[4])
-		sleep((unsigned)parse_num(av[4], "seconds"));
+		sleep((unsigned)rr_parse_num(av[4], "seconds"));
 	else
 		for (;;)
 			pause();
@@ -1464,15 +1132,8 @@ cmd_local_test(char **av)
 
 /* ---- the table ---- */
 
-struct command {
-	const char *cmd;
-	int min_args, max_args;
-	int (*fn)(char **av);
-	const char *args, *help;
-};
-
 #define RANGE "FH OFFSET LENGTH"
-static const struct command commands[] = {
+static const struct rr_command commands[] = {
 	{ "null", 0, 0, cmd_null, "", "NLM NULL" },
 	{ "test", 3, 4, cmd_test, RANGE " [shared]", "TEST: stat, holder" },
 	{ "lock", 3, 6, cmd_lock, RANGE " [shared] [block] [reclaim]", "LOCK" },
@@ -1499,7 +1160,7 @@ static const struct command commands[] = {
 };
 
 /* Commands without a server: the callback listener and local locks. */
-static const struct command local_commands[] = {
+static const struct rr_command local_commands[] = {
 	{ "listen", 0, 1, cmd_listen, "[granted|denied|never]",
 	  "serve NLM v1/v3/v4 callbacks (registered with the local rpcbind) until SIGTERM" },
 	{ "local-lock", 3, 5, cmd_local_lock, "PATH OFFSET LENGTH [r|w] [SECONDS]",
@@ -1507,13 +1168,6 @@ static const struct command local_commands[] = {
 	{ "local-test", 3, 4, cmd_local_test, "PATH OFFSET LENGTH [r|w]",
 	  "F_GETLK: local=free or local=conflict" },
 };
-
-static void
-usage_table(FILE *f, const struct command *t, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-12s %-40s %s\n", t[i].cmd, t[i].args, t[i].help);
-}
 
 static void
 usage(FILE *f)
@@ -1531,26 +1185,9 @@ usage(FILE *f)
 	    "  NAME, OWNER, COOKIE: TEXT, hex:HEX or len:N[:C] (N bytes); FH: HEX, hex:HEX or\n"
 	    "  len:N (N bytes of 0xab, a forged handle). Lengths of 0 lock to end of file.\n"
 	    "commands:\n");
-	usage_table(f, commands, sizeof(commands) / sizeof(commands[0]));
-	usage_table(f, local_commands, sizeof(local_commands) / sizeof(local_commands[0]));
-}
-
-/* Runs av[0] from table t if it is there: its status, or -1 when it is not. */
-static int
-run_from(const struct command *t, size_t n, char **av)
-{
-	int nargs = 0;
-
-	while (av[1 + nargs])
-		nargs++;
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(t[i].cmd, av[0]) != 0)
-			continue;
-		if (nargs < t[i].min_args || nargs > t[i].max_args)
-			die_usage("usage: %s %s", t[i].cmd, t[i].args);
-		return t[i].fn(av + 1);
-	}
-	return -1;
+	rr_usage_commands(f, commands, sizeof(commands) / sizeof(commands[0]), 12, 40);
+	rr_usage_commands(f, local_commands, sizeof(local_commands) / sizeof(local_commands[0]), 12,
+	    40);
 }
 
 static void
@@ -1562,26 +1199,20 @@ parse_options(int argc, char **argv)
 	opt.caller.data = NULL;
 	opt.owner.data = NULL;
 	while ((c = getopt(argc, argv, "+v:n:i:o:k:s:t:Pa:RS:h")) != -1) {
+		if (rr_option(c, optarg))
+			continue;
 		switch (c) {
 		case 'v':
-			opt.vers = (unsigned)parse_num(optarg, "version");
+			opt.vers = (unsigned)rr_parse_num(optarg, "version");
 			if (opt.vers != 1 && opt.vers != 3 && opt.vers != 4)
-				die_usage("-v takes 1, 3 or 4");
+				rr_die_usage("-v takes 1, 3 or 4");
 			break;
 		case 'n': opt.caller = parse_blob(optarg, 0, 'c'); break;
-		case 'i': opt.svid = (int)parse_num(optarg, "svid"); break;
+		case 'i': opt.svid = (int)rr_parse_num(optarg, "svid"); break;
 		case 'o': opt.owner = parse_blob(optarg, 0, 'o'); break;
 		case 'k': opt.cookie = parse_blob(optarg, 0, 'k'); break;
-		case 's': opt.state = (int)parse_num(optarg, "state"); break;
-		case 't': opt.timeout = (int)parse_num(optarg, "timeout"); break;
-		case 'P': opt.unpriv = 1; break;
-		case 'a':
-			if (strcmp(optarg, "none") && strcmp(optarg, "sys"))
-				die_usage("-a takes none or sys");
-			opt.auth_none = strcmp(optarg, "none") == 0;
-			break;
+		case 's': opt.state = (int)rr_parse_num(optarg, "state"); break;
 		case 'R': opt.raw = 1; break;
-		case 'S': opt.source = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -1599,50 +1230,13 @@ parse_options(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	int rc = 0, start, steps = 1;
+	int rc;
 	const size_t nlocal = sizeof(local_commands) / sizeof(local_commands[0]);
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-		usage(stdout);
-		return 0;
-	}
+	rr_start(argc, argv, "nlmprobe", usage);
 	parse_options(argc, argv);
-	if (optind < argc && (rc = run_from(local_commands, nlocal, argv + optind)) >= 0)
+	if (optind < argc && (rc = rr_run_command(local_commands, nlocal, argv + optind)) >= 0)
 		return rc;
-	rc = 0;
-	if (argc - optind < 4) {
-		usage(stderr);
-		return 2;
-	}
-	opt.host = argv[optind];
-	opt.port = (unsigned)parse_num(argv[optind + 1], "port");
-	opt.proto = argv[optind + 2];
-	if (strcmp(opt.proto, "udp") && strcmp(opt.proto, "tcp") &&
-	    strcmp(opt.proto, "udp6") && strcmp(opt.proto, "tcp6"))
-		die_usage("protocol must be udp, tcp, udp6 or tcp6");
-	for (int i = optind + 3; i < argc; i++)
-		if (strcmp(argv[i], "++") == 0) {
-			argv[i] = NULL;
-			steps++;
-		}
-	start = optind + 3;
-	for (int i = 1; i <= steps; i++) {
-		int r, end = start;
-
-		if (start >= argc || argv[start] == NULL)
-			die_usage("empty command (around '++')");
-		while (end < argc && argv[end])
-			end++;
-		if (steps > 1)
-			printf("step=%d command=%s\n", i, argv[start]);
-		r = run_from(commands, sizeof(commands) / sizeof(commands[0]), argv + start);
-		if (r < 0)
-			die_usage("unknown command '%s'", argv[start]);
-		if (r > rc)
-			rc = r;
-		start = end + 1;
-	}
-	drop_client();
-	return rc;
+	return rr_run_steps(argc, argv, optind, commands, sizeof(commands) / sizeof(commands[0]),
+	    usage);
 }

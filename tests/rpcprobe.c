@@ -2,13 +2,15 @@
  * rpcprobe - a small raw ONC RPC test client for usernfsd's integration tests.
  *
  * It talks to an explicit HOST/PORT over udp, tcp, udp6 or tcp6 (no rpcbind
- * involved), builds every call body by hand with the XDR primitives of
- * libtirpc (no rpcgen headers), and prints what came back as key=value
- * lines, so that shell tests can grep them.
+ * involved), builds every call body by hand (no rpcgen headers), and prints
+ * what came back as key=value lines, so that shell tests can grep them.
+ * The client, its options, the XDR encoder and decoder, the rpc=NAME lines
+ * and the "++" command loop are the tests' raw RPC library, rpcraw.h; what
+ * is here is NFSv3 and MOUNT v3.
  *
- * Build:
+ * Build (make check does; lib.sh's build_tool when it has not):
  *   gcc -Wall -Wextra -Werror $(pkg-config --cflags libtirpc) rpcprobe.c \
- *       $(pkg-config --libs libtirpc) -o rpcprobe
+ *       rpcraw.c $(pkg-config --libs libtirpc) -o rpcprobe
  *
  * Usage: rpcprobe [OPTIONS] HOST PORT udp|tcp|udp6|tcp6 COMMAND [ARGS...]
  *                 [++ COMMAND [ARGS...]]...
@@ -49,6 +51,7 @@
 #include <inttypes.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +62,8 @@
 #include <unistd.h>
 
 #include <rpc/rpc.h>
+
+#include "rpcraw.h"
 
 #define NFS_PROGRAM   100003u
 #define NFS_V3        3u
@@ -86,21 +91,14 @@ enum { MOUNTPROC3_NULL = 0, MOUNTPROC3_MNT = 1, MOUNTPROC3_UMNT = 3,
 /* ------------------------------------------------------------------ */
 /* global options and connection state                                 */
 
+/* rpcprobe's own options; the target, credentials and socket options are
+ * rpcraw's (rr). */
 static struct {
-	const char *host;
-	unsigned port;
-	const char *proto;      /* udp tcp udp6 tcp6 */
-	int auth_none;          /* -a none */
-	uid_t uid;              /* -u */
-	gid_t gid;              /* -g */
-	int unpriv;             /* -P: use an unprivileged source port */
-	int timeout;            /* -t seconds */
 	unsigned chunk;         /* -c READ / READDIR / WRITE size */
 	int force_xid;          /* -x given: every call uses opt.xid */
 	uint32_t xid;
 	int dup;                /* "dup": the next call is sent twice */
-} opt = { .auth_none = 0, .uid = 0, .gid = 0, .unpriv = 0, .timeout = 5,
-	  .chunk = 0 };
+} opt;
 
 /* Every buffer the probe allocates is recorded here and lives until exit:
  * a one-shot tool needs no frees, and this keeps LeakSanitizer quiet when
@@ -126,274 +124,39 @@ static void *keep(void *p)
 	return p;
 }
 
-static int is_udp(void)
-{
-	return strncmp(opt.proto, "udp", 3) == 0;
-}
-
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "rpcprobe: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n(rpcprobe --help for usage)\n");
-	va_end(ap);
-	exit(2);
-}
-
-/*
- * The socket every call goes out on.  As root (and without -P) it must
- * come from a reserved port, because the tests of "secure" exports depend
- * on it: libtirpc's own bindresvport() failure is silent and would leave
- * an ephemeral port, turning a harness problem into a wrong test result.
- * TCP sockets close with RST (SO_LINGER 0): a test run opens thousands of
- * connections, and TIME_WAIT on the 600-odd reserved ports would exhaust
- * them.
- */
-static int probe_socket(int family, int socktype)
-{
-	struct sockaddr_storage any;
-	int fd = socket(family, socktype, 0);
-
-	if (fd < 0) {
-		printf("rpc=CREATE_FAILED socket: %s\n", strerror(errno));
-		exit(1);
-	}
-	memset(&any, 0, sizeof(any));
-	any.ss_family = (sa_family_t)family;
-	if (opt.unpriv) {
-		if (bind(fd, (struct sockaddr *)&any, family == AF_INET6 ?
-		    sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in)) < 0) {
-			printf("rpc=CREATE_FAILED bind: %s\n", strerror(errno));
-			exit(1);
-		}
-	} else if (geteuid() == 0 && bindresvport_sa(fd, NULL) < 0) {
-		printf("rpc=CREATE_FAILED no reserved port free: %s\n", strerror(errno));
-		exit(1);
-	}
-	if (socktype == SOCK_STREAM) {
-		struct linger lg = { 1, 0 };
-		(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	}
-	return fd;
-}
-
-/* Create a client for PROG/VERS to opt.host:opt.port.  Exits on failure. */
-static CLIENT *make_client(unsigned long prog, unsigned long vers, int auth_none)
-{
-	struct netconfig *nconf;
-	struct addrinfo hints, *res = NULL;
-	struct netbuf nb;
-	struct sockaddr_storage ss;
-	CLIENT *clnt;
-	int fd;
-	int v6 = strchr(opt.proto, '6') != NULL;
-	int rc;
-
-	nconf = getnetconfigent(opt.proto);
-	if (nconf == NULL)
-		die_usage("unknown netid '%s' (need /etc/netconfig)", opt.proto);
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = v6 ? AF_INET6 : AF_INET;
-	hints.ai_socktype = is_udp() ? SOCK_DGRAM : SOCK_STREAM;
-	rc = getaddrinfo(opt.host, NULL, &hints, &res);
-	if (rc != 0 || res == NULL) {
-		printf("rpc=CREATE_FAILED cannot resolve %s for %s: %s\n",
-		       opt.host, opt.proto, gai_strerror(rc));
-		exit(1);
-	}
-	memset(&ss, 0, sizeof(ss));
-	memcpy(&ss, res->ai_addr, res->ai_addrlen);
-	if (v6)
-		((struct sockaddr_in6 *)&ss)->sin6_port = htons(opt.port);
-	else
-		((struct sockaddr_in *)&ss)->sin_port = htons(opt.port);
-	nb.buf = &ss;
-	nb.len = nb.maxlen = res->ai_addrlen;
-
-	fd = probe_socket(res->ai_family, hints.ai_socktype);
-	/* UDP: buffers big enough for a 64 KiB datagram; TCP: 1 MiB records
-	 * are streamed through a 256 KiB buffer (libtirpc's cap). */
-	clnt = clnt_tli_create(fd, nconf, &nb, prog, vers,
-			       is_udp() ? 65536 : 262144,
-			       is_udp() ? 65536 : 262144);
-	freeaddrinfo(res);
-	if (clnt == NULL) {
-		printf("rpc=CREATE_FAILED %s\n",
-		       clnt_spcreateerror("clnt_tli_create"));
-		exit(1);
-	}
-	clnt_control(clnt, CLSET_FD_CLOSE, NULL);
-	freenetconfigent(nconf);
-
-	if (is_udp()) {
-		struct timeval rt = { 1, 0 };
-		clnt_control(clnt, CLSET_RETRY_TIMEOUT, (char *)&rt);
-	}
-	if (auth_none || opt.auth_none) {
-		clnt->cl_auth = authnone_create();
-	} else {
-		gid_t gids[1];
-		char host[256] = "rpcprobe";
-		gids[0] = opt.gid;
-		(void)gethostname(host, sizeof(host) - 1);
-		clnt->cl_auth = authunix_create(host, opt.uid, opt.gid, 1, gids);
-	}
-	if (clnt->cl_auth == NULL) {
-		printf("rpc=CREATE_FAILED cannot create auth\n");
-		exit(1);
-	}
-	return clnt;
-}
-
-/* ------------------------------------------------------------------ */
-/* call bodies: built with xdrmem + xdr_* into a buffer, sent verbatim */
-
-struct body {
-	char *buf;
-	u_int len;
-};
-
-static bool_t xdr_body_send(XDR *xdrs, void *p)
-{
-	struct body *b = p;
-	if (b->len == 0)
-		return TRUE;
-	return XDR_PUTBYTES(xdrs, b->buf, b->len);
-}
-
-/* Reply bodies are slurped word by word until the end of the record /
- * datagram, then parsed with a second xdrmem stream.  Every XDR item is a
- * multiple of 4 bytes, so no byte is lost. */
-struct reply {
-	char *buf;
-	u_int len, cap;
-};
-
-static bool_t xdr_body_recv(XDR *xdrs, void *p)
-{
-	struct reply *r = p;
-	u_int w;
-	while (xdr_u_int(xdrs, &w)) {
-		if (r->len + 4 > r->cap) {
-			r->cap = r->cap ? r->cap * 2 : 65536;
-			r->buf = realloc(r->buf, r->cap);
-			if (r->buf == NULL)
-				return FALSE;
-		}
-		w = htonl(w);
-		memcpy(r->buf + r->len, &w, 4);
-		r->len += 4;
-	}
-	return TRUE;
-}
+/* Call bodies are encoded into one buffer (struct rr_enc) and sent
+ * verbatim with rr_xdr_send; reply bodies are slurped whole (rr_xdr_slurp)
+ * and parsed with the decoder below. */
 
 /* encoder helpers */
 static char *argbuf;
-static XDR enc;
+
+static struct rr_enc enc;
 
 static void enc_start(void)
 {
 	if (argbuf == NULL)
 		argbuf = keep(malloc(ARGBUF_SIZE));
-	xdrmem_create(&enc, argbuf, ARGBUF_SIZE, XDR_ENCODE);
+	rr_enc_init(&enc, argbuf, ARGBUF_SIZE);
 }
 
-static void enc_check(bool_t ok)
-{
-	if (!ok) {
-		fprintf(stderr, "rpcprobe: cannot encode arguments\n");
-		exit(2);
-	}
-}
-
-static void enc_u32(uint32_t v) { u_int x = v; enc_check(xdr_u_int(&enc, &x)); }
-static void enc_u64(uint64_t v) { enc_check(xdr_uint64_t(&enc, &v)); }
-
-static void enc_opaque(const unsigned char *data, u_int len)
-{
-	char *p = (char *)data;
-	/* deliberately no maxsize: oversized handles are a test case */
-	enc_check(xdr_bytes(&enc, &p, &len, ~0u));
-}
-
-static void enc_string(const char *s)
-{
-	char *p = (char *)s;
-	enc_check(xdr_string(&enc, &p, ~0u));
-}
-
-static struct body enc_finish(void)
-{
-	struct body b = { argbuf, xdr_getpos(&enc) };
-	return b;
-}
+static void enc_u32(uint32_t v) { rr_enc_u32(&enc, v); }
+static void enc_u64(uint64_t v) { rr_enc_u64(&enc, v); }
+/* deliberately no maximum: oversized handles are a test case */
+static void enc_opaque(const unsigned char *data, u_int len) { rr_enc_opaque(&enc, data, len); }
+static void enc_string(const char *s) { rr_enc_string(&enc, s); }
+static struct rr_enc enc_finish(void) { return enc; }
 
 /* ------------------------------------------------------------------ */
 /* RPC call and error printing                                          */
 
-static const char *auth_stat_name(int why)
-{
-	switch (why) {
-	case AUTH_OK: return "AUTH_OK";
-	case AUTH_BADCRED: return "AUTH_BADCRED";
-	case AUTH_REJECTEDCRED: return "AUTH_REJECTEDCRED";
-	case AUTH_BADVERF: return "AUTH_BADVERF";
-	case AUTH_REJECTEDVERF: return "AUTH_REJECTEDVERF";
-	case AUTH_TOOWEAK: return "AUTH_TOOWEAK";
-	case AUTH_INVALIDRESP: return "AUTH_INVALIDRESP";
-	case AUTH_FAILED: return "AUTH_FAILED";
-	default: return "AUTH_?";
-	}
-}
-
-static const char *clnt_stat_name(enum clnt_stat st)
-{
-	switch (st) {
-	case RPC_SUCCESS: return "SUCCESS";
-	case RPC_CANTENCODEARGS: return "CANTENCODEARGS";
-	case RPC_CANTDECODERES: return "CANTDECODERES";
-	case RPC_CANTSEND: return "CANTSEND";
-	case RPC_CANTRECV: return "CANTRECV";
-	case RPC_TIMEDOUT: return "TIMEDOUT";
-	case RPC_VERSMISMATCH: return "RPC_MISMATCH";
-	case RPC_AUTHERROR: return "AUTH_ERROR";
-	case RPC_PROGUNAVAIL: return "PROG_UNAVAIL";
-	case RPC_PROGVERSMISMATCH: return "PROG_MISMATCH";
-	case RPC_PROCUNAVAIL: return "PROC_UNAVAIL";
-	case RPC_CANTDECODEARGS: return "GARBAGE_ARGS";
-	case RPC_SYSTEMERROR: return "SYSTEM_ERR";
-	default: return "OTHER";
-	}
-}
-
 struct result {
 	enum clnt_stat st;
 	struct rpc_err err;
-	struct reply rep;
+	struct rr_enc rep;	/* the result body */
 };
 
-/* One client (connection) is kept and reused for consecutive calls with the
- * same program, version and flavour; it is dropped after a transport error
- * so that the next call reconnects. */
-static struct {
-	CLIENT *clnt;
-	unsigned long prog, vers;
-	int auth_none;
-} cache;
-
-static void drop_client(void)
-{
-	if (cache.clnt) {
-		auth_destroy(cache.clnt->cl_auth);
-		clnt_destroy(cache.clnt);
-		cache.clnt = NULL;
-	}
-}
-
-static struct result send_again(unsigned long proc, struct body *b,
+static struct result send_again(unsigned long proc, struct rr_enc *b,
 				const struct result *first);
 
 /* Make the next call on the cached client use XID x.  libtirpc's UDP
@@ -407,86 +170,48 @@ static void set_next_xid(uint32_t x)
 {
 	uint32_t v = x;
 
-	if (!is_udp())
+	if (!rr_is_udp())
 		v = ntohl(htonl(x) + 1) - 1;
-	clnt_control(cache.clnt, CLSET_XID, (char *)&v);
+	clnt_control(rr_cached_client(), CLSET_XID, (char *)&v);
 }
 
 static struct result do_call(unsigned long prog, unsigned long vers,
-			     unsigned long proc, struct body *b, int auth_none)
+			     unsigned long proc, struct rr_enc *b, int auth_none)
 {
 	struct result r;
-	struct timeval tv = { opt.timeout, 0 };
+	struct timeval tv = { rr.timeout, 0 };
+	CLIENT *clnt = rr_client(prog, vers, auth_none);
 
-	if (cache.clnt == NULL || cache.prog != prog || cache.vers != vers ||
-	    cache.auth_none != auth_none) {
-		drop_client();
-		cache.clnt = make_client(prog, vers, auth_none);
-		cache.prog = prog;
-		cache.vers = vers;
-		cache.auth_none = auth_none;
-	}
 	memset(&r, 0, sizeof(r));
 	if (opt.force_xid)
 		set_next_xid(opt.xid);
-	r.st = clnt_call(cache.clnt, proc, (xdrproc_t)xdr_body_send, (char *)b,
-			 (xdrproc_t)xdr_body_recv, (char *)&r.rep, tv);
-	clnt_geterr(cache.clnt, &r.err);
+	r.st = clnt_call(clnt, proc, RR_XDRP(rr_xdr_send), (char *)b,
+			 RR_XDRP(rr_xdr_slurp), (char *)&r.rep, tv);
+	clnt_geterr(clnt, &r.err);
 	if (r.rep.buf)
 		keep(r.rep.buf);
 	if (opt.dup) {
 		opt.dup = 0;
 		r = send_again(proc, b, &r);
 	}
-	switch (r.st) {
-	case RPC_SUCCESS: case RPC_PROGUNAVAIL: case RPC_PROGVERSMISMATCH:
-	case RPC_PROCUNAVAIL: case RPC_CANTDECODEARGS: case RPC_SYSTEMERROR:
-	case RPC_AUTHERROR:
-		break;                  /* a proper reply: the client is fine */
-	default:
-		drop_client();
-		break;
-	}
+	rr_call_done(r.st);
 	return r;
 }
 
 /* Print "rpc=..." for a call result.  Returns 1 for RPC_SUCCESS. */
 static int print_rpc(const struct result *r)
 {
-	switch (r->st) {
-	case RPC_SUCCESS:
-		printf("rpc=SUCCESS\n");
-		return 1;
-	case RPC_PROGVERSMISMATCH:
-		printf("rpc=PROG_MISMATCH low=%lu high=%lu\n",
-		       (unsigned long)r->err.re_vers.low,
-		       (unsigned long)r->err.re_vers.high);
-		break;
-	case RPC_VERSMISMATCH:
-		printf("rpc=RPC_MISMATCH low=%lu high=%lu\n",
-		       (unsigned long)r->err.re_vers.low,
-		       (unsigned long)r->err.re_vers.high);
-		break;
-	case RPC_AUTHERROR:
-		printf("rpc=AUTH_ERROR why=%d(%s)\n", (int)r->err.re_why,
-		       auth_stat_name(r->err.re_why));
-		break;
-	default:
-		printf("rpc=%s (%s)\n", clnt_stat_name(r->st),
-		       clnt_sperrno(r->st));
-		break;
-	}
-	return 0;
+	return rr_print_rpc(r->st, &r->err);
 }
 
 /* ------------------------------------------------------------------ */
 /* reply decoding                                                       */
 
-static XDR dec;
+static struct rr_dec dec;
 
-static void dec_start(struct reply *rep)
+static void dec_start(struct rr_enc *rep)
 {
-	xdrmem_create(&dec, rep->buf ? rep->buf : (char *)"", rep->len, XDR_DECODE);
+	rr_dec_init(&dec, rep->buf, rep->len);
 }
 
 static void dec_fail(void)
@@ -497,16 +222,16 @@ static void dec_fail(void)
 
 static uint32_t dec_u32(void)
 {
-	u_int v;
-	if (!xdr_u_int(&dec, &v))
+	uint32_t v = rr_dec_u32(&dec);
+	if (!dec.ok)
 		dec_fail();
 	return v;
 }
 
 static uint64_t dec_u64(void)
 {
-	uint64_t v;
-	if (!xdr_uint64_t(&dec, &v))
+	uint64_t v = rr_dec_u64(&dec);
+	if (!dec.ok)
 		dec_fail();
 	return v;
 }
@@ -514,19 +239,20 @@ static uint64_t dec_u64(void)
 /* variable-length opaque; result is malloc'ed and NUL-terminated */
 static char *dec_opaque(u_int *lenp, u_int max)
 {
-	char *p = NULL;
-	u_int len = 0;
-	if (!xdr_bytes(&dec, &p, &len, max))
+	const uint8_t *p = rr_dec_opaque(&dec, lenp, max);
+	char *out;
+	if (!dec.ok)
 		dec_fail();
-	p = keep(realloc(p, len + 1));
-	p[len] = '\0';
-	*lenp = len;
-	return p;
+	out = keep(malloc(*lenp + 1));
+	memcpy(out, p, *lenp);
+	out[*lenp] = '\0';
+	return out;
 }
 
 static void dec_fixed(char *out, u_int len)
 {
-	if (!xdr_opaque(&dec, out, len))
+	rr_dec_fixed(&dec, out, len);
+	if (!dec.ok)
 		dec_fail();
 }
 
@@ -622,57 +348,18 @@ static void dec_print_wcc(const char *prefix)
 
 static unsigned char *parse_hex(const char *s, u_int *lenp)
 {
-	size_t n = strlen(s);
-	unsigned char *out;
-	size_t i;
-
-	if (n % 2)
-		die_usage("hex string has odd length: '%s'", s);
-	out = keep(malloc(n / 2 + 1));
-	for (i = 0; i < n / 2; i++) {
-		unsigned v;
-		if (sscanf(s + 2 * i, "%2x", &v) != 1)
-			die_usage("bad hex string: '%s'", s);
-		out[i] = (unsigned char)v;
-	}
-	*lenp = (u_int)(n / 2);
-	return out;
+	return keep(rr_parse_hex(s, lenp));
 }
 
 static void print_hex(const char *key, const unsigned char *p, u_int len)
 {
-	u_int i;
-	printf("%s=", key);
-	for (i = 0; i < len; i++)
-		printf("%02x", p[i]);
-}
-
-static unsigned long parse_ulong(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *s == '\0' || *end != '\0')
-		die_usage("bad %s: '%s'", what, s);
-	return v;
-}
-
-static uint64_t parse_u64(const char *s, const char *what)
-{
-	char *end;
-	unsigned long long v;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *s == '\0' || *end != '\0')
-		die_usage("bad %s: '%s'", what, s);
-	return v;
+	rr_print_hex(key, p, len, 0);
 }
 
 /* ------------------------------------------------------------------ */
 /* "dup": the same call (same XID, same bytes) sent a second time       */
 
-static uint32_t first_word(const struct reply *rep)
+static uint32_t first_word(const struct rr_enc *rep)
 {
 	uint32_t w;
 	if (rep->len < 4)
@@ -688,29 +375,30 @@ static uint32_t first_word(const struct reply *rep)
  * xid2 are the XIDs the two calls really carried.  Prints both result
  * bodies (everything after the accepted-reply header) and whether they are
  * identical; the second result is what the command then decodes. */
-static struct result send_again(unsigned long proc, struct body *b,
+static struct result send_again(unsigned long proc, struct rr_enc *b,
 				const struct result *first)
 {
 	struct result r;
-	struct timeval tv = { opt.timeout, 0 };
+	struct timeval tv = { rr.timeout, 0 };
+	CLIENT *clnt = rr_cached_client();
 	uint32_t xid1 = 0, xid2 = 0;
 	int same;
 
-	clnt_control(cache.clnt, CLGET_XID, (char *)&xid1);
+	clnt_control(clnt, CLGET_XID, (char *)&xid1);
 	set_next_xid(xid1);
 	memset(&r, 0, sizeof(r));
-	r.st = clnt_call(cache.clnt, proc, (xdrproc_t)xdr_body_send, (char *)b,
-			 (xdrproc_t)xdr_body_recv, (char *)&r.rep, tv);
-	clnt_geterr(cache.clnt, &r.err);
+	r.st = clnt_call(clnt, proc, RR_XDRP(rr_xdr_send), (char *)b,
+			 RR_XDRP(rr_xdr_slurp), (char *)&r.rep, tv);
+	clnt_geterr(clnt, &r.err);
 	if (r.rep.buf)
 		keep(r.rep.buf);
-	clnt_control(cache.clnt, CLGET_XID, (char *)&xid2);
+	clnt_control(clnt, CLGET_XID, (char *)&xid2);
 	same = first->st == r.st && first->rep.len == r.rep.len &&
 	       (r.rep.len == 0 || memcmp(first->rep.buf, r.rep.buf, r.rep.len) == 0);
 	printf("dup xid1=0x%08" PRIx32 " xid2=0x%08" PRIx32 " rpc1=%s rpc2=%s"
 	       " len1=%u len2=%u status1=%" PRIu32 " status2=%" PRIu32
-	       " identical=%d\n", xid1, xid2, clnt_stat_name(first->st),
-	       clnt_stat_name(r.st), first->rep.len, r.rep.len,
+	       " identical=%d\n", xid1, xid2, rr_clnt_stat_name(first->st),
+	       rr_clnt_stat_name(r.st), first->rep.len, r.rep.len,
 	       first_word(&first->rep), first_word(&r.rep), same);
 	print_hex("reply1", (unsigned char *)first->rep.buf, first->rep.len);
 	printf("\n");
@@ -726,7 +414,7 @@ static struct result send_again(unsigned long proc, struct body *b,
 static struct result nfs_fh_call(unsigned proc, const unsigned char *fh,
 				 u_int fhlen, int auth_none)
 {
-	struct body b;
+	struct rr_enc b;
 	enc_start();
 	enc_opaque(fh, fhlen);
 	b = enc_finish();
@@ -744,7 +432,7 @@ struct lookup_res {
 static int nfs_lookup(const unsigned char *dir, u_int dirlen, const char *name,
 		      struct lookup_res *out)
 {
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	struct fattr3 dummy;
 
@@ -782,36 +470,36 @@ static void print_lookup(const struct lookup_res *l)
 
 static int cmd_null(char **av)
 {
-	struct body b = { NULL, 0 };
-	struct result r = do_call(parse_ulong(av[0], "program"),
-				  parse_ulong(av[1], "version"), 0, &b, 0);
+	struct rr_enc b = { NULL, 0, 0, 0 };
+	struct result r = do_call(rr_parse_num(av[0], "program"),
+				  rr_parse_num(av[1], "version"), 0, &b, 0);
 	return print_rpc(&r) ? 0 : 1;
 }
 
 static int cmd_expect_prog_unavail(char **av)
 {
-	struct body b = { NULL, 0 };
-	struct result r = do_call(parse_ulong(av[0], "program"),
-				  parse_ulong(av[1], "version"), 0, &b, 0);
+	struct rr_enc b = { NULL, 0, 0, 0 };
+	struct result r = do_call(rr_parse_num(av[0], "program"),
+				  rr_parse_num(av[1], "version"), 0, &b, 0);
 	print_rpc(&r);
 	return r.st == RPC_PROGUNAVAIL ? 0 : 1;
 }
 
 static int cmd_expect_prog_mismatch(char **av)
 {
-	struct body b = { NULL, 0 };
-	struct result r = do_call(parse_ulong(av[0], "program"),
-				  parse_ulong(av[1], "version"), 0, &b, 0);
+	struct rr_enc b = { NULL, 0, 0, 0 };
+	struct result r = do_call(rr_parse_num(av[0], "program"),
+				  rr_parse_num(av[1], "version"), 0, &b, 0);
 	print_rpc(&r);
 	return r.st == RPC_PROGVERSMISMATCH ? 0 : 1;
 }
 
 static int cmd_expect_proc_unavail(char **av)
 {
-	struct body b = { NULL, 0 };
-	struct result r = do_call(parse_ulong(av[0], "program"),
-				  parse_ulong(av[1], "version"),
-				  parse_ulong(av[2], "procedure"), &b, 0);
+	struct rr_enc b = { NULL, 0, 0, 0 };
+	struct result r = do_call(rr_parse_num(av[0], "program"),
+				  rr_parse_num(av[1], "version"),
+				  rr_parse_num(av[2], "procedure"), &b, 0);
 	print_rpc(&r);
 	return r.st == RPC_PROCUNAVAIL ? 0 : 1;
 }
@@ -823,7 +511,7 @@ static int cmd_expect_garbage_args(char **av)
 	unsigned char zero[8] = { 0 };
 	unsigned char *fh = zero;
 	u_int fhlen = sizeof(zero);
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 
 	if (av[0])
@@ -854,7 +542,7 @@ static int cmd_expect_auth_tooweak(char **av)
 
 static int cmd_mnt(char **av)
 {
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	uint32_t status;
 
@@ -883,7 +571,7 @@ static int cmd_mnt(char **av)
 
 static int cmd_umnt(char **av)
 {
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	enc_start();
 	enc_string(av[0]);
@@ -894,7 +582,7 @@ static int cmd_umnt(char **av)
 
 static int cmd_exports(char **av)
 {
-	struct body b = { NULL, 0 };
+	struct rr_enc b = { NULL, 0, 0, 0 };
 	struct result r;
 	(void)av;
 	r = do_call(MOUNT_PROGRAM, MOUNT_V3, MOUNTPROC3_EXPORT, &b, 0);
@@ -942,7 +630,7 @@ static int cmd_getattr_hex(char **av)
  * READLINK, FSSTAT, FSINFO, PATHCONF); prints only the status */
 static int cmd_fhcall(char **av)
 {
-	unsigned proc = (unsigned)parse_ulong(av[0], "procedure");
+	unsigned proc = (unsigned)rr_parse_num(av[0], "procedure");
 	u_int fhlen;
 	unsigned char *fh = parse_hex(av[1], &fhlen);
 	struct result r = nfs_fh_call(proc, fh, fhlen, 0);
@@ -1024,7 +712,7 @@ static int cmd_lookup_path(char **av)
 		len = l.fhlen;
 	}
 	if (n == 0)
-		die_usage("empty path");
+		rr_die_usage("empty path");
 	print_lookup(&l);
 	return 0;
 }
@@ -1060,7 +748,7 @@ struct read_res {
 static int nfs_read(const unsigned char *fh, u_int fhlen, uint64_t off,
 		    uint32_t count, struct read_res *out, int quiet)
 {
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	struct fattr3 a;
 
@@ -1090,17 +778,17 @@ static int cmd_read_hex(char **av)
 {
 	u_int fhlen;
 	unsigned char *fh = parse_hex(av[0], &fhlen);
-	struct read_res rr;
+	struct read_res rd;
 
-	if (!nfs_read(fh, fhlen, parse_u64(av[1], "offset"),
-		      (uint32_t)parse_ulong(av[2], "count"), &rr, 0))
+	if (!nfs_read(fh, fhlen, rr_parse_num(av[1], "offset"),
+		      (uint32_t)rr_parse_num(av[2], "count"), &rd, 0))
 		return 1;
-	printf("status=%" PRIu32 "\n", rr.status);
-	if (rr.status == 0) {
-		printf("count=%" PRIu32 " eof=%" PRIu32 " ", rr.count, rr.eof);
-		print_hex("data", (unsigned char *)rr.data, rr.len);
+	printf("status=%" PRIu32 "\n", rd.status);
+	if (rd.status == 0) {
+		printf("count=%" PRIu32 " eof=%" PRIu32 " ", rd.count, rd.eof);
+		print_hex("data", (unsigned char *)rd.data, rd.len);
 		printf("\n");
-		if (rr.count != rr.len)
+		if (rd.count != rd.len)
 			printf("warning=count_differs_from_data_length\n");
 	}
 	return 0;
@@ -1112,38 +800,38 @@ static int cmd_read_file(char **av)
 	u_int fhlen;
 	unsigned char *fh = parse_hex(av[0], &fhlen);
 	FILE *out = fopen(av[1], "wb");
-	uint32_t chunk = opt.chunk ? opt.chunk : (is_udp() ? 32768 : 131072);
+	uint32_t chunk = opt.chunk ? opt.chunk : (rr_is_udp() ? 32768 : 131072);
 	uint64_t off = 0;
 	unsigned long calls = 0;
-	struct read_res rr;
+	struct read_res rd;
 
 	if (out == NULL) {
 		perror(av[1]);
 		return 2;
 	}
 	for (;;) {
-		if (!nfs_read(fh, fhlen, off, chunk, &rr, 1))
+		if (!nfs_read(fh, fhlen, off, chunk, &rd, 1))
 			return 1;
 		calls++;
-		if (rr.status != 0) {
+		if (rd.status != 0) {
 			printf("status=%" PRIu32 " offset=%" PRIu64 "\n",
-			       rr.status, off);
+			       rd.status, off);
 			return 0;
 		}
-		if (rr.count != rr.len) {
+		if (rd.count != rd.len) {
 			printf("status=0 error=count_%" PRIu32 "_differs_from_data_%u\n",
-			       rr.count, rr.len);
+			       rd.count, rd.len);
 			return 1;
 		}
-		if (fwrite(rr.data, 1, rr.len, out) != rr.len) {
+		if (fwrite(rd.data, 1, rd.len, out) != rd.len) {
 			perror("fwrite");
 			return 2;
 		}
-		off += rr.len;
-		free(rr.data);
-		if (rr.eof)
+		off += rd.len;
+		free(rd.data);
+		if (rd.eof)
 			break;
-		if (rr.len == 0) {
+		if (rd.len == 0) {
 			printf("status=0 error=short_read_without_eof offset=%"
 			       PRIu64 "\n", off);
 			return 1;
@@ -1170,7 +858,7 @@ static int readdir_names(char **av, int plus)
 	unsigned long calls = 0, entries = 0;
 
 	for (;;) {
-		struct body b;
+		struct rr_enc b;
 		struct result r;
 		struct fattr3 a;
 		uint32_t status;
@@ -1179,7 +867,7 @@ static int readdir_names(char **av, int plus)
 		enc_start();
 		enc_opaque(fh, fhlen);
 		enc_u64(cookie);
-		enc_check(xdr_opaque(&enc, verf, 8));
+		rr_enc_fixed(&enc, verf, 8);
 		enc_u32(count);            /* count / dircount */
 		if (plus)
 			enc_u32(count * 4);  /* maxcount */
@@ -1243,13 +931,13 @@ static int cmd_setattr_mode(char **av)
 {
 	u_int fhlen;
 	unsigned char *fh = parse_hex(av[0], &fhlen);
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	uint32_t status;
 
 	enc_start();
 	enc_opaque(fh, fhlen);
-	enc_u32(1); enc_u32((uint32_t)parse_ulong(av[1], "mode")); /* mode */
+	enc_u32(1); enc_u32((uint32_t)rr_parse_num(av[1], "mode")); /* mode */
 	enc_u32(0);                  /* uid: don't set */
 	enc_u32(0);                  /* gid */
 	enc_u32(0);                  /* size */
@@ -1273,12 +961,12 @@ static int cmd_write_hex(char **av)
 	u_int fhlen, dlen;
 	unsigned char *fh = parse_hex(av[0], &fhlen);
 	unsigned char *data = parse_hex(av[2], &dlen);
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 
 	enc_start();
 	enc_opaque(fh, fhlen);
-	enc_u64(parse_u64(av[1], "offset"));
+	enc_u64(rr_parse_num(av[1], "offset"));
 	enc_u32(dlen);
 	enc_u32(0);                  /* UNSTABLE */
 	enc_opaque(data, dlen);
@@ -1321,7 +1009,7 @@ static void parse_time(const char *s, const char *what, uint32_t t[2], int *how)
 		nsec = strtoull(end + 1, &end, 10);
 	if (errno || *s == '\0' || *end != '\0' || sec > 0xffffffffull ||
 	    nsec > 0xffffffffull)
-		die_usage("bad %s: '%s' (SECONDS[.NANOSECONDS]%s)", what, s,
+		rr_die_usage("bad %s: '%s' (SECONDS[.NANOSECONDS]%s)", what, s,
 			  how ? " or server" : "");
 	t[0] = (uint32_t)sec;
 	t[1] = (uint32_t)nsec;
@@ -1342,16 +1030,16 @@ static int parse_sattr_arg(const char *a, struct sattr *sa)
 
 	if ((v = key_value(a, "mode")) != NULL) {
 		sa->set_mode = 1;
-		sa->mode = (uint32_t)parse_ulong(v, "mode");
+		sa->mode = (uint32_t)rr_parse_num(v, "mode");
 	} else if ((v = key_value(a, "uid")) != NULL) {
 		sa->set_uid = 1;
-		sa->uid = (uint32_t)parse_ulong(v, "uid");
+		sa->uid = (uint32_t)rr_parse_num(v, "uid");
 	} else if ((v = key_value(a, "gid")) != NULL) {
 		sa->set_gid = 1;
-		sa->gid = (uint32_t)parse_ulong(v, "gid");
+		sa->gid = (uint32_t)rr_parse_num(v, "gid");
 	} else if ((v = key_value(a, "size")) != NULL) {
 		sa->set_size = 1;
-		sa->size = parse_u64(v, "size");
+		sa->size = rr_parse_num(v, "size");
 	} else if ((v = key_value(a, "atime")) != NULL) {
 		parse_time(v, "atime", sa->atime, &sa->atime_how);
 	} else if ((v = key_value(a, "mtime")) != NULL) {
@@ -1371,10 +1059,10 @@ static void parse_sattr_args(char **av, struct sattr *sa, int bare_mode)
 			continue;
 		if (bare_mode && strchr(*av, '=') == NULL) {
 			sa->set_mode = 1;
-			sa->mode = (uint32_t)parse_ulong(*av, "mode");
+			sa->mode = (uint32_t)rr_parse_num(*av, "mode");
 			continue;
 		}
-		die_usage("unknown attribute '%s' (mode= uid= gid= size= atime= mtime=)",
+		rr_die_usage("unknown attribute '%s' (mode= uid= gid= size= atime= mtime=)",
 			  *av);
 	}
 }
@@ -1422,7 +1110,7 @@ static void enc_dirop(const char *dirhex, const char *name)
  *   dir_post_type=.. dir_post_size=.. ... (or dir_post_attr=none) */
 static int diropres_call(unsigned proc)
 {
-	struct body b = enc_finish();
+	struct rr_enc b = enc_finish();
 	struct result r = do_call(NFS_PROGRAM, NFS_V3, proc, &b, 0);
 	uint32_t status;
 
@@ -1461,7 +1149,7 @@ static int cmd_create(char **av)
 	else if (strcmp(av[2], "exclusive") == 0)
 		how = 2;
 	else
-		die_usage("create mode must be unchecked, guarded or exclusive");
+		rr_die_usage("create mode must be unchecked, guarded or exclusive");
 	enc_start();
 	enc_dirop(av[0], av[1]);
 	enc_u32(how);
@@ -1471,9 +1159,9 @@ static int cmd_create(char **av)
 		if (av[3]) {
 			verf = parse_hex(av[3], &len);
 			if (len != 8 || av[4])
-				die_usage("exclusive takes one 8-byte verifier in hex");
+				rr_die_usage("exclusive takes one 8-byte verifier in hex");
 		}
-		enc_check(xdr_opaque(&enc, (char *)verf, 8));
+		rr_enc_fixed(&enc, verf, 8);
 	} else {
 		parse_sattr_args(av + 3, &sa, 1);
 		enc_sattr(&sa);
@@ -1524,7 +1212,7 @@ static int cmd_mknod(char **av)
 		if (strcmp(av[2], names[i]) == 0)
 			type = i;
 	if (type == 0)
-		type = (uint32_t)parse_ulong(av[2], "type");
+		type = (uint32_t)rr_parse_num(av[2], "type");
 	for (a = av + 3; *a; a++) {
 		const char *v = key_value(*a, "rdev");
 		char *end;
@@ -1532,15 +1220,15 @@ static int cmd_mknod(char **av)
 			if (parse_sattr_arg(*a, &sa))
 				continue;
 			if (strchr(*a, '=') != NULL)
-				die_usage("unknown argument '%s'", *a);
+				rr_die_usage("unknown argument '%s'", *a);
 			sa.set_mode = 1;        /* a bare number: the mode */
-			sa.mode = (uint32_t)parse_ulong(*a, "mode");
+			sa.mode = (uint32_t)rr_parse_num(*a, "mode");
 			continue;
 		}
 		maj = (uint32_t)strtoul(v, &end, 10);
 		if (*end != ',')
-			die_usage("rdev=MAJOR,MINOR");
-		min = (uint32_t)parse_ulong(end + 1, "minor");
+			rr_die_usage("rdev=MAJOR,MINOR");
+		min = (uint32_t)rr_parse_num(end + 1, "minor");
 	}
 	enc_start();
 	enc_dirop(av[0], av[1]);
@@ -1563,7 +1251,7 @@ static int cmd_mknod(char **av)
 /* REMOVE / RMDIR: status, then the directory's wcc */
 static int remove_call(char **av, unsigned proc)
 {
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 
 	enc_start();
@@ -1584,7 +1272,7 @@ static int cmd_rmdir(char **av) { return remove_call(av, NFSPROC3_RMDIR); }
 /* rename FROMDIR FROMNAME TODIR TONAME: status, from_ and to_ wcc */
 static int cmd_rename(char **av)
 {
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 
 	enc_start();
@@ -1606,7 +1294,7 @@ static int cmd_link(char **av)
 {
 	u_int len;
 	unsigned char *fh = parse_hex(av[0], &len);
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 
 	enc_start();
@@ -1631,7 +1319,7 @@ static int cmd_setattr(char **av)
 	struct sattr sa;
 	uint32_t guard[2] = { 0, 0 };
 	int check = 0;
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	char **a;
 
@@ -1642,7 +1330,7 @@ static int cmd_setattr(char **av)
 			parse_time(v, "guard", guard, NULL);
 			check = 1;
 		} else if (!parse_sattr_arg(*a, &sa)) {
-			die_usage("unknown argument '%s'", *a);
+			rr_die_usage("unknown argument '%s'", *a);
 		}
 	}
 	enc_start();
@@ -1671,7 +1359,7 @@ static uint32_t parse_stable(const char *s)
 		return 1;
 	if (strcmp(s, "filesync") == 0)
 		return 2;
-	return (uint32_t)parse_ulong(s, "stable_how (unstable|datasync|filesync|N)");
+	return (uint32_t)rr_parse_num(s, "stable_how (unstable|datasync|filesync|N)");
 }
 
 struct write_res {
@@ -1684,7 +1372,7 @@ static int nfs_write(const unsigned char *fh, u_int fhlen, uint64_t off,
 		     uint32_t stable, const unsigned char *data, u_int len,
 		     struct write_res *w, int print)
 {
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 
 	enc_start();
@@ -1728,7 +1416,7 @@ static int cmd_write(char **av)
 	unsigned char *data = parse_hex(av[3], &dlen);
 	struct write_res w;
 
-	return nfs_write(fh, fhlen, parse_u64(av[1], "offset"),
+	return nfs_write(fh, fhlen, rr_parse_num(av[1], "offset"),
 			 parse_stable(av[2]), data, dlen, &w, 1) ? 0 : 1;
 }
 
@@ -1740,8 +1428,8 @@ static int cmd_write_file(char **av)
 	u_int fhlen;
 	unsigned char *fh = parse_hex(av[0], &fhlen);
 	uint32_t stable = parse_stable(av[2]);
-	uint64_t off = av[3] ? parse_u64(av[3], "offset") : 0, total = 0;
-	uint32_t chunk = opt.chunk ? opt.chunk : (is_udp() ? 32768 : 131072);
+	uint64_t off = av[3] ? rr_parse_num(av[3], "offset") : 0, total = 0;
+	uint32_t chunk = opt.chunk ? opt.chunk : (rr_is_udp() ? 32768 : 131072);
 	unsigned char *buf = keep(malloc(chunk)), verf[8] = { 0 };
 	uint32_t lowest = 2;
 	unsigned long calls = 0, changes = 0;
@@ -1793,14 +1481,14 @@ static int cmd_commit(char **av)
 {
 	u_int fhlen;
 	unsigned char *fh = parse_hex(av[0], &fhlen);
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	uint32_t status;
 
 	enc_start();
 	enc_opaque(fh, fhlen);
-	enc_u64(av[1] ? parse_u64(av[1], "offset") : 0);
-	enc_u32(av[1] && av[2] ? (uint32_t)parse_ulong(av[2], "count") : 0);
+	enc_u64(av[1] ? rr_parse_num(av[1], "offset") : 0);
+	enc_u32(av[1] && av[2] ? (uint32_t)rr_parse_num(av[2], "count") : 0);
 	b = enc_finish();
 	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_COMMIT, &b, 0);
 	if (!print_rpc(&r))
@@ -1823,13 +1511,13 @@ static int cmd_access(char **av)
 {
 	u_int fhlen;
 	unsigned char *fh = parse_hex(av[0], &fhlen);
-	struct body b;
+	struct rr_enc b;
 	struct result r;
 	uint32_t status;
 
 	enc_start();
 	enc_opaque(fh, fhlen);
-	enc_u32(av[1] ? (uint32_t)parse_ulong(av[1], "mask") : 0x3f);
+	enc_u32(av[1] ? (uint32_t)rr_parse_num(av[1], "mask") : 0x3f);
 	b = enc_finish();
 	r = do_call(NFS_PROGRAM, NFS_V3, NFSPROC3_ACCESS, &b, 0);
 	if (!print_rpc(&r))
@@ -1884,10 +1572,10 @@ static int cmd_raw(char **av)
 {
 	u_int len;
 	unsigned char *p = parse_hex(av[3], &len);
-	struct body b = { (char *)p, len };
-	struct result r = do_call(parse_ulong(av[0], "program"),
-				  parse_ulong(av[1], "version"),
-				  parse_ulong(av[2], "procedure"), &b, 0);
+	struct rr_enc b = { (char *)p, len, len, 1 };
+	struct result r = do_call(rr_parse_num(av[0], "program"),
+				  rr_parse_num(av[1], "version"),
+				  rr_parse_num(av[2], "procedure"), &b, 0);
 	if (!print_rpc(&r))
 		return 1;
 	print_hex("reply", (unsigned char *)r.rep.buf, r.rep.len);
@@ -1901,61 +1589,37 @@ static int cmd_raw(char **av)
  * socket (with a record mark over TCP).  Exit 0 iff the reply is
  * MSG_DENIED/RPC_MISMATCH for our XID; prints low and high.
  */
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24); p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8); p[3] = (unsigned char)v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 static ssize_t raw_exchange(const unsigned char *call, size_t len,
 			    unsigned char *rep, size_t cap)
 {
-	struct addrinfo hints, *res = NULL;
-	struct timeval tv = { opt.timeout, 0 };
-	unsigned char msg[4 + 2048];
-	ssize_t n;
-	int fd;
+	struct sockaddr_storage ss;
+	struct rr_rbuf in = { NULL, 0, 0 };
+	double deadline = rr_now() + rr.timeout;
+	unsigned char mark[4];
+	socklen_t sslen;
+	int fd, family, type;
+	ssize_t n = -1;
 
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = strchr(opt.proto, '6') ? AF_INET6 : AF_INET;
-	hints.ai_socktype = is_udp() ? SOCK_DGRAM : SOCK_STREAM;
-	if (getaddrinfo(opt.host, NULL, &hints, &res) != 0 || res == NULL) {
-		printf("rpc=CREATE_FAILED cannot resolve %s\n", opt.host);
-		exit(1);
-	}
-	if (res->ai_family == AF_INET6)
-		((struct sockaddr_in6 *)res->ai_addr)->sin6_port = htons(opt.port);
-	else
-		((struct sockaddr_in *)res->ai_addr)->sin_port = htons(opt.port);
-	fd = probe_socket(res->ai_family, hints.ai_socktype);
-	(void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (connect(fd, res->ai_addr, res->ai_addrlen) < 0) {
+	rr_target(&ss, &sslen, &family, &type);
+	fd = rr_socket(family, type);
+	if (connect(fd, (struct sockaddr *)&ss, sslen) < 0) {
 		printf("rpc=CANTSEND connect: %s\n", strerror(errno));
 		exit(1);
 	}
-	freeaddrinfo(res);
-	if (is_udp()) {
-		n = send(fd, call, len, 0) == (ssize_t)len ? recv(fd, rep, cap, 0) : -1;
+	if (rr_is_udp()) {
+		if (send(fd, call, len, 0) == (ssize_t)len &&
+		    (rr_wait_fd(fd, POLLIN, deadline) & POLLIN))
+			n = recv(fd, rep, cap, MSG_DONTWAIT);
 	} else {
-		size_t got = 0;
-		put32(msg, 0x80000000u | (uint32_t)len);
-		memcpy(msg + 4, call, len);
-		n = -1;
-		if (len <= sizeof(msg) - 4 && send(fd, msg, len + 4, 0) == (ssize_t)(len + 4)) {
-			/* the reply is small: one fragment */
-			while (got < cap && (got < 4 || got < 4 + (get32(rep) & 0x7fffffffu)) &&
-			       (n = recv(fd, rep + got, cap - got, 0)) > 0)
-				got += (size_t)n;
-			if (got >= 4) {
-				memmove(rep, rep + 4, got - 4);
-				n = (ssize_t)(got - 4);
-			}
+		rr_put32(mark, RR_LAST_FRAG | (uint32_t)len);
+		if (rr_send_all(fd, mark, 4, deadline) == 0 &&
+		    rr_send_all(fd, call, len, deadline) == 0 &&
+		    rr_read_record(fd, &in, cap, deadline) > 0) {
+			memcpy(rep, in.p, in.len);
+			n = (ssize_t)in.len;
 		}
+		free(in.p);
 	}
 	close(fd);
 	return n;
@@ -1968,24 +1632,24 @@ static int cmd_expect_rpc_mismatch(char **av)
 	ssize_t n;
 
 	memset(call, 0, sizeof(call));
-	put32(call, xid);
-	put32(call + 4, CALL);
-	put32(call + 8, 3);                     /* RPC version 3: does not exist */
-	put32(call + 12, (uint32_t)parse_ulong(av[0], "program"));
-	put32(call + 16, (uint32_t)parse_ulong(av[1], "version"));
+	rr_put32(call, xid);
+	rr_put32(call + 4, CALL);
+	rr_put32(call + 8, 3);                     /* RPC version 3: does not exist */
+	rr_put32(call + 12, (uint32_t)rr_parse_num(av[0], "program"));
+	rr_put32(call + 16, (uint32_t)rr_parse_num(av[1], "version"));
 	/* proc 0; AUTH_NONE credential and verifier: all zero */
 	n = raw_exchange(call, sizeof(call), rep, sizeof(rep));
 	if (n < 24) {
 		printf("rpc=TIMEDOUT no reply (%zd bytes)\n", n);
 		return 1;
 	}
-	if (get32(rep) != xid || get32(rep + 4) != REPLY || get32(rep + 8) != MSG_DENIED ||
-	    get32(rep + 12) != RPC_MISMATCH) {
-		printf("rpc=OTHER xid=%08x dir=%u stat=%u why=%u\n", get32(rep),
-		       get32(rep + 4), get32(rep + 8), get32(rep + 12));
+	if (rr_get32(rep) != xid || rr_get32(rep + 4) != REPLY || rr_get32(rep + 8) != MSG_DENIED ||
+	    rr_get32(rep + 12) != RPC_MISMATCH) {
+		printf("rpc=OTHER xid=%08x dir=%u stat=%u why=%u\n", rr_get32(rep),
+		       rr_get32(rep + 4), rr_get32(rep + 8), rr_get32(rep + 12));
 		return 1;
 	}
-	printf("rpc=RPC_MISMATCH low=%u high=%u\n", get32(rep + 16), get32(rep + 20));
+	printf("rpc=RPC_MISMATCH low=%u high=%u\n", rr_get32(rep + 16), rr_get32(rep + 20));
 	return 0;
 }
 
@@ -1997,7 +1661,7 @@ static int cmd_expect_rpc_mismatch(char **av)
  */
 static int cmd_expect_badcred(char **av)
 {
-	unsigned long credlen = parse_ulong(av[2], "credential length");
+	unsigned long credlen = rr_parse_num(av[2], "credential length");
 	unsigned char call[8 * 4 + 1000 + 8], rep[256];
 	uint32_t xid = opt.xid ? opt.xid : (uint32_t)getpid() * 2654435761u;
 	size_t len = 8 * 4 + ((credlen + 3) & ~3ul) + 8;
@@ -2005,15 +1669,15 @@ static int cmd_expect_badcred(char **av)
 	ssize_t n;
 
 	if (credlen > 1000)
-		die_usage("credential length: at most 1000");
+		rr_die_usage("credential length: at most 1000");
 	memset(call, 0, sizeof(call));
-	put32(call, xid);
-	put32(call + 4, CALL);
-	put32(call + 8, 2);
-	put32(call + 12, (uint32_t)parse_ulong(av[0], "program"));
-	put32(call + 16, (uint32_t)parse_ulong(av[1], "version"));
-	put32(call + 24, AUTH_SYS);
-	put32(call + 28, (uint32_t)credlen);
+	rr_put32(call, xid);
+	rr_put32(call + 4, CALL);
+	rr_put32(call + 8, 2);
+	rr_put32(call + 12, (uint32_t)rr_parse_num(av[0], "program"));
+	rr_put32(call + 16, (uint32_t)rr_parse_num(av[1], "version"));
+	rr_put32(call + 24, AUTH_SYS);
+	rr_put32(call + 28, (uint32_t)credlen);
 	/* a zero-filled body, then an AUTH_NONE verifier */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	n = raw_exchange(call, len, rep, sizeof(rep));
@@ -2023,10 +1687,10 @@ static int cmd_expect_badcred(char **av)
 		return 1;
 	}
 	printf("ms=%ld ", (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000));
-	if (get32(rep) != xid || get32(rep + 4) != REPLY || get32(rep + 8) != MSG_DENIED ||
-	    get32(rep + 12) != AUTH_ERROR || get32(rep + 16) != AUTH_BADCRED) {
-		printf("rpc=OTHER xid=%08x dir=%u stat=%u rj=%u why=%u\n", get32(rep),
-		       get32(rep + 4), get32(rep + 8), get32(rep + 12), get32(rep + 16));
+	if (rr_get32(rep) != xid || rr_get32(rep + 4) != REPLY || rr_get32(rep + 8) != MSG_DENIED ||
+	    rr_get32(rep + 12) != AUTH_ERROR || rr_get32(rep + 16) != AUTH_BADCRED) {
+		printf("rpc=OTHER xid=%08x dir=%u stat=%u rj=%u why=%u\n", rr_get32(rep),
+		       rr_get32(rep + 4), rr_get32(rep + 8), rr_get32(rep + 12), rr_get32(rep + 16));
 		return 1;
 	}
 	printf("rpc=AUTH_BADCRED\n");
@@ -2040,20 +1704,12 @@ static int run_command(char **av);
 static int cmd_dup(char **av)
 {
 	if (strcmp(av[0], "dup") == 0)
-		die_usage("dup dup?");
+		rr_die_usage("dup dup?");
 	opt.dup = 1;
 	return run_command(av);
 }
 
-struct command {
-	const char *name;
-	int min_args, max_args;
-	int (*fn)(char **av);
-	const char *args;
-	const char *help;
-};
-
-static const struct command commands[] = {
+static const struct rr_command commands[] = {
 	{ "null", 2, 2, cmd_null, "PROG VERS",
 	  "NULL procedure; exit 0 if it succeeds" },
 	{ "expect-prog-unavail", 2, 2, cmd_expect_prog_unavail, "PROG VERS",
@@ -2134,7 +1790,6 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	size_t i;
 	fprintf(f,
 		"usage: rpcprobe [-a none|sys] [-u UID] [-g GID] [-P] [-t SECS] [-c SIZE] [-x XID]\n"
 		"                HOST PORT udp|tcp|udp6|tcp6 COMMAND [ARGS...] [++ COMMAND [ARGS...]]...\n"
@@ -2147,95 +1802,37 @@ static void usage(FILE *f)
 		"  ++   separates commands run one after the other over the same client\n"
 		"       (same socket and source port); each starts with a line step=N\n"
 		"commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-20s %-36s %s\n", commands[i].name,
-			commands[i].args, commands[i].help);
+	rr_usage_commands(f, commands, sizeof(commands) / sizeof(commands[0]), 20, 36);
 }
 
 /* AV: a command name and its arguments, NULL-terminated */
 static int run_command(char **av)
 {
-	size_t i;
-	int nargs = 0;
+	int rc = rr_run_command(commands, sizeof(commands) / sizeof(commands[0]), av);
 
-	while (av[1 + nargs])
-		nargs++;
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		const struct command *cmd = &commands[i];
-		if (strcmp(cmd->name, av[0]) != 0)
-			continue;
-		if (nargs < cmd->min_args || nargs > cmd->max_args)
-			die_usage("usage: %s %s", cmd->name, cmd->args);
-		return cmd->fn(av + 1);
-	}
-	die_usage("unknown command '%s'", av[0]);
-	return 2;
+	if (rc < 0)
+		rr_die_usage("unknown command '%s'", av[0]);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	int c, i, start, steps, rc = 0;
+	int c;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
-		usage(stdout);
-		return 0;
-	}
+	rr_start(argc, argv, "rpcprobe", usage);
 	while ((c = getopt(argc, argv, "+a:u:g:Pt:c:x:h")) != -1) {
+		if (rr_option(c, optarg))
+			continue;
 		switch (c) {
-		case 'a':
-			if (strcmp(optarg, "none") == 0)
-				opt.auth_none = 1;
-			else if (strcmp(optarg, "sys") == 0)
-				opt.auth_none = 0;
-			else
-				die_usage("-a takes none or sys");
-			break;
-		case 'u': opt.uid = (uid_t)parse_ulong(optarg, "uid"); break;
-		case 'g': opt.gid = (gid_t)parse_ulong(optarg, "gid"); break;
-		case 'P': opt.unpriv = 1; break;
-		case 't': opt.timeout = (int)parse_ulong(optarg, "timeout"); break;
-		case 'c': opt.chunk = (unsigned)parse_ulong(optarg, "size"); break;
+		case 'c': opt.chunk = (unsigned)rr_parse_num(optarg, "size"); break;
 		case 'x':
 			opt.force_xid = 1;
-			opt.xid = (uint32_t)parse_ulong(optarg, "xid");
+			opt.xid = (uint32_t)rr_parse_num(optarg, "xid");
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (argc - optind < 4) {
-		usage(stderr);
-		return 2;
-	}
-	opt.host = argv[optind];
-	opt.port = (unsigned)parse_ulong(argv[optind + 1], "port");
-	opt.proto = argv[optind + 2];
-	if (strcmp(opt.proto, "udp") && strcmp(opt.proto, "tcp") &&
-	    strcmp(opt.proto, "udp6") && strcmp(opt.proto, "tcp6"))
-		die_usage("protocol must be udp, tcp, udp6 or tcp6, not '%s'",
-			  opt.proto);
-	/* split at "++" into NULL-terminated commands */
-	steps = 1;
-	for (i = optind + 3; i < argc; i++) {
-		if (strcmp(argv[i], "++") == 0) {
-			argv[i] = NULL;
-			steps++;
-		}
-	}
-	start = optind + 3;
-	for (i = 1; i <= steps; i++) {
-		int r, end = start;
-		if (start >= argc || argv[start] == NULL)
-			die_usage("empty command (around '++')");
-		while (end < argc && argv[end])
-			end++;
-		if (steps > 1)
-			printf("step=%d command=%s\n", i, argv[start]);
-		r = run_command(argv + start);
-		if (r > rc)
-			rc = r;
-		start = end + 1;
-	}
-	return rc;
+	return rr_run_steps(argc, argv, optind, commands, sizeof(commands) / sizeof(commands[0]),
+			    usage);
 }

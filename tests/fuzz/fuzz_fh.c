@@ -12,7 +12,8 @@
  * two wire handles name the same object and nothing unauthenticated is
  * accepted; a handle with a MAC not computed under the key never decodes.
  *
- * FUZZ_WRITE_SEEDS=DIR: write the seed corpus into DIR and exit.
+ * FUZZ_WRITE_SEEDS=DIR: write the seed corpus into DIR and exit (seeds.h).
+ * The MAC's big-endian words are tests/rpcraw.h's rr_put64/rr_get64.
  */
 #include "config.h"
 
@@ -23,6 +24,9 @@
 
 #include "fh.h"
 #include "siphash.h"
+
+#include "../rpcraw.h"
+#include "seeds.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -40,23 +44,6 @@ die(const char *what, const uint8_t *h, size_t len)
 		fprintf(stderr, " %02x", h[i]);
 	fputc('\n', stderr);
 	abort();
-}
-
-static uint64_t
-get_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void
-put_be64(uint8_t *p, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
 }
 
 int
@@ -77,9 +64,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(h, data + 1, len);
 	if ((data[0] & 1) && len >= FH_MAC_LEN)
-		put_be64(h + len - FH_MAC_LEN, siphash24(key, h, len - FH_MAC_LEN));
+		rr_put64(h + len - FH_MAC_LEN, siphash24(key, h, len - FH_MAC_LEN));
 	mac_ok = len >= FH_MAC_LEN &&
-	    get_be64(h + len - FH_MAC_LEN) == siphash24(key, h, len - FH_MAC_LEN);
+	    rr_get64(h + len - FH_MAC_LEN) == siphash24(key, h, len - FH_MAC_LEN);
 
 	if (fh_decode(h, len, &fh) == FH_OK) {
 		if (!mac_ok)
@@ -102,15 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 static void
 write_seed(const char *dir, const char *name, uint8_t mode, const uint8_t *h, size_t len)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f == NULL || fputc(mode, f) == EOF || fwrite(h, 1, len, f) != len || fclose(f) != 0) {
-		perror(path);
-		exit(1);
-	}
+	fuzz_save_seed(dir, name, &mode, 1, h, len);
 }
 
 static void
@@ -139,16 +118,5 @@ write_seeds(const char *dir)
 	write_seed(dir, "v2-no-kernel-handle", 0, h, len);
 }
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	const char *dir = getenv("FUZZ_WRITE_SEEDS");
-
-	(void)argc;
-	(void)argv;
-	if (dir) {
-		write_seeds(dir);
-		exit(0);
-	}
-	return 0;
-}
+/* Start-up: only the seed writer. */
+FUZZ_SEEDS_INITIALIZE(write_seeds)

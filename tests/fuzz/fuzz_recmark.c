@@ -19,7 +19,8 @@
  *     RM_DIRECT_STEP (or 512).
  * Any violation aborts (a crash for libFuzzer).
  *
- * FUZZ_WRITE_SEEDS=DIR: write the seed corpus into DIR and exit.
+ * FUZZ_WRITE_SEEDS=DIR: write the seed corpus into DIR and exit (seeds.h;
+ * fragment headers with tests/rpcraw.h's rr_put32).
  */
 #include "config.h"
 
@@ -29,6 +30,9 @@
 
 #include "recmark.h"
 #include "transport.h"
+
+#include "../rpcraw.h"
+#include "seeds.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -190,27 +194,15 @@ static void
 frag(struct seed *s, uint32_t len, int last)
 {
 	uint8_t h[4];
-	uint32_t v = len | (last ? RM_LAST_FRAG : 0);
 
-	h[0] = (uint8_t)(v >> 24);
-	h[1] = (uint8_t)(v >> 16);
-	h[2] = (uint8_t)(v >> 8);
-	h[3] = (uint8_t)v;
+	rr_put32(h, len | (last ? RR_LAST_FRAG : 0));
 	add(s, h, 4);
 }
 
 static void
 save(const char *dir, const char *name, const struct seed *s)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (f == NULL || fwrite(s->b, 1, s->n, f) != s->n || fclose(f) != 0) {
-		perror(path);
-		exit(1);
-	}
+	fuzz_save_seed(dir, name, NULL, 0, s->b, s->n);
 }
 
 static void
@@ -286,16 +278,5 @@ write_seeds(const char *dir)
 	save(dir, "partial-header", &s);
 }
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	const char *dir = getenv("FUZZ_WRITE_SEEDS");
-
-	(void)argc;
-	(void)argv;
-	if (dir) {
-		write_seeds(dir);
-		exit(0);
-	}
-	return 0;
-}
+/* Start-up: only the seed writer. */
+FUZZ_SEEDS_INITIALIZE(write_seeds)

@@ -51,7 +51,9 @@
  * outside the exports aborts.
  *
  * FUZZ_WRITE_SEEDS=DIR: write the seed corpus (valid calls for every
- * procedure) into DIR, run each once and print what it got, then exit.
+ * procedure) into DIR, run each once and print what it got, then exit. The
+ * calls are encoded with the tests' raw RPC client library (tests/rpcraw.h)
+ * and written with seeds.h.
  */
 #include "config.h"
 
@@ -89,6 +91,9 @@
 #include "nfs_prot.h"
 #include "nlm4_prot.h"
 #include "nlm_prot.h"
+
+#include "../rpcraw.h"
+#include "seeds.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -828,11 +833,12 @@ run_input(const uint8_t *data, size_t size, int capture)
 		die("cannot switch back to root");
 }
 
-/* ---- a little client, for start-up and for writing seeds ---- */
+/* ---- a little client, for start-up and for writing seeds ----
+ * Messages are encoded with tests/rpcraw.h's encoder. */
 
 struct msg {
 	uint8_t buf[8192];
-	XDR x;
+	struct rr_enc e;	/* the call, after the byte of buf[0] */
 	uint32_t prog, vers, proc;
 };
 
@@ -840,38 +846,16 @@ static void
 begin_xid(struct msg *m, uint32_t xid, uint32_t prog, uint32_t vers, uint32_t proc,
     int auth_sys)
 {
-	char body[MAX_AUTH_BYTES], machname[] = "fuzz";
-	gid_t gids[2] = { 0, 1000 };
-	struct authunix_parms aup = { 0, machname, 0, 0, 2, gids };
-	struct rpc_msg call;
-	XDR ax;
+	static const gid_t gids[2] = { 0, 1000 };
+	struct rr_cred cred;
 
-	memset(&call, 0, sizeof(call));
-	call.rm_xid = xid;
-	call.rm_direction = CALL;
-	call.rm_call.cb_rpcvers = RPC_MSG_VERSION;
-	call.rm_call.cb_prog = prog;
-	call.rm_call.cb_vers = vers;
-	call.rm_call.cb_proc = proc;
-	call.rm_call.cb_verf = _null_auth;
-	if (auth_sys) {
-		xdrmem_create(&ax, body, sizeof(body), XDR_ENCODE);
-		if (!xdr_authunix_parms(&ax, &aup))
-			die("cannot encode AUTH_SYS");
-		call.rm_call.cb_cred.oa_flavor = AUTH_SYS;
-		call.rm_call.cb_cred.oa_base = body;
-		call.rm_call.cb_cred.oa_length = xdr_getpos(&ax);
-		xdr_destroy(&ax);
-	} else {
-		call.rm_call.cb_cred = _null_auth;
-	}
+	rr_auth_sys(&cred, "fuzz", 0, 0, 2, gids);
 	m->prog = prog;
 	m->vers = vers;
 	m->proc = proc;
 	m->buf[0] = 0x03;	/* TCP, privileged port, 127.0.0.1 */
-	xdrmem_create(&m->x, (char *)m->buf + 1, sizeof(m->buf) - 1, XDR_ENCODE);
-	if (!xdr_callmsg(&m->x, &call))
-		die("cannot encode a call header");
+	rr_enc_init(&m->e, m->buf + 1, sizeof(m->buf) - 1);
+	rr_enc_callhdr(&m->e, xid, prog, vers, proc, auth_sys ? &cred.auth : NULL);
 }
 
 static void
@@ -885,46 +869,7 @@ begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
 static size_t
 msg_len(struct msg *m)
 {
-	return 1 + xdr_getpos(&m->x);
-}
-
-static void
-put_u32(struct msg *m, uint32_t v)
-{
-	if (!xdr_u_int(&m->x, &v))
-		die("encode");
-}
-
-static void
-put_u64(struct msg *m, uint64_t v)
-{
-	u_quad_t q = v;
-
-	if (!xdr_u_hyper(&m->x, &q))
-		die("encode");
-}
-
-static void
-put_bytes(struct msg *m, const void *p, size_t n)
-{
-	char *s = (char *)(uintptr_t)p;
-	u_int len = (u_int)n;
-
-	if (!xdr_bytes(&m->x, &s, &len, ~0u))
-		die("encode");
-}
-
-static void
-put_fixed(struct msg *m, const void *p, size_t n)
-{
-	if (!xdr_opaque(&m->x, (char *)(uintptr_t)p, (u_int)n))
-		die("encode");
-}
-
-static void
-put_str(struct msg *m, const char *s)
-{
-	put_bytes(m, s, strlen(s));
+	return 1 + m->e.len;
 }
 
 /* A v3 handle marker for object i: cut to len (0 = as is), byte pos ^= xor. */
@@ -933,7 +878,7 @@ fh3x(struct msg *m, enum obj i, uint8_t len, uint8_t pos, uint8_t xor)
 {
 	const uint8_t mk[8] = { 0xff, 'F', 'Z', 'H', (uint8_t)i, len, pos, xor };
 
-	put_bytes(m, mk, 8);
+	rr_enc_opaque(&m->e, mk, 8);
 }
 
 static void
@@ -947,7 +892,7 @@ fh2m(struct msg *m, enum obj i)
 {
 	uint8_t mk[FH2_LEN] = { 0xff, 'F', 'Z', '2', (uint8_t)i };
 
-	put_fixed(m, mk, sizeof(mk));
+	rr_enc_fixed(&m->e, mk, sizeof(mk));
 }
 
 static void
@@ -955,7 +900,7 @@ pathm(struct msg *m, enum path p)
 {
 	const uint8_t mk[8] = { 0xff, 'F', 'Z', 'P', (uint8_t)p, 0, 0, 0 };
 
-	put_bytes(m, mk, 8);
+	rr_enc_opaque(&m->e, mk, 8);
 }
 
 /* sattr3 setting mode only (or nothing with mode ~0). */
@@ -963,28 +908,28 @@ static void
 put_sattr3(struct msg *m, uint32_t mode)
 {
 	if (mode != ~0u) {
-		put_u32(m, 1);
-		put_u32(m, mode);
+		rr_enc_u32(&m->e, 1);
+		rr_enc_u32(&m->e, mode);
 	} else {
-		put_u32(m, 0);
+		rr_enc_u32(&m->e, 0);
 	}
-	put_u32(m, 0);	/* uid */
-	put_u32(m, 0);	/* gid */
-	put_u32(m, 0);	/* size */
-	put_u32(m, DONT_CHANGE);
-	put_u32(m, DONT_CHANGE);
+	rr_enc_u32(&m->e, 0);	/* uid */
+	rr_enc_u32(&m->e, 0);	/* gid */
+	rr_enc_u32(&m->e, 0);	/* size */
+	rr_enc_u32(&m->e, DONT_CHANGE);
+	rr_enc_u32(&m->e, DONT_CHANGE);
 }
 
 /* NFSv2 sattr: -1 means "do not set". */
 static void
 put_sattr2(struct msg *m, uint32_t mode, uint32_t size)
 {
-	put_u32(m, mode);
-	put_u32(m, ~0u);
-	put_u32(m, ~0u);
-	put_u32(m, size);
+	rr_enc_u32(&m->e, mode);
+	rr_enc_u32(&m->e, ~0u);
+	rr_enc_u32(&m->e, ~0u);
+	rr_enc_u32(&m->e, size);
 	for (int i = 0; i < 4; i++)
-		put_u32(m, ~0u);
+		rr_enc_u32(&m->e, ~0u);
 }
 
 /* Status word and handle, the start of both mountres3 and LOOKUP3res. */
@@ -1086,7 +1031,7 @@ get_handle(enum obj i)
 		parent = (enum obj)node_at(dir);
 		begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
 		fh3m(&m, parent);
-		put_str(&m, strrchr(path, '/') + 1);
+		rr_enc_string(&m.e, strrchr(path, '/') + 1);
 	}
 	if (call(&m, &status, fh3[i], &fh3_len[i]) != SUCCESS || status != 0)
 		die("cannot get a handle for %s (status %u)", path, status);
@@ -1126,7 +1071,7 @@ static const struct owner own_d = { "fuzz6", "fuzz-D", 4, 0x07 };	/* TCP, 700, :
 static void
 put_cookie(struct msg *m)
 {
-	put_str(m, "fuzz-cookie");
+	rr_enc_string(&m->e, "fuzz-cookie");
 }
 
 /* NLM's fh: v4's is the v3 handle, v1's and v3's the 32-byte v2 handle. */
@@ -1136,7 +1081,7 @@ put_nlm_fh(struct msg *m, uint32_t vers, enum obj i)
 	if (vers == NLM_V4) {
 		fh3m(m, i);
 	} else {
-		put_u32(m, FH2_LEN);	/* a netobj holding the v2 handle marker */
+		rr_enc_u32(&m->e, FH2_LEN);	/* a netobj holding the v2 handle marker */
 		fh2m(m, i);
 	}
 }
@@ -1146,16 +1091,16 @@ static void
 put_nlm_lock(struct msg *m, uint32_t vers, enum obj i, const struct owner *o, uint64_t off,
     uint64_t len)
 {
-	put_str(m, o->caller);
+	rr_enc_string(&m->e, o->caller);
 	put_nlm_fh(m, vers, i);
-	put_str(m, o->oh);
-	put_u32(m, (uint32_t)o->svid);
+	rr_enc_string(&m->e, o->oh);
+	rr_enc_u32(&m->e, (uint32_t)o->svid);
 	if (vers == NLM_V4) {
-		put_u64(m, off);
-		put_u64(m, len);
+		rr_enc_u64(&m->e, off);
+		rr_enc_u64(&m->e, len);
 	} else {
-		put_u32(m, (uint32_t)off);
-		put_u32(m, (uint32_t)len);
+		rr_enc_u32(&m->e, (uint32_t)off);
+		rr_enc_u32(&m->e, (uint32_t)len);
 	}
 }
 
@@ -1164,11 +1109,11 @@ put_nlm_lockargs(struct msg *m, uint32_t vers, int block, int excl, enum obj i,
     const struct owner *o, uint64_t off, uint64_t len)
 {
 	put_cookie(m);
-	put_u32(m, (uint32_t)block);
-	put_u32(m, (uint32_t)excl);
+	rr_enc_u32(&m->e, (uint32_t)block);
+	rr_enc_u32(&m->e, (uint32_t)excl);
 	put_nlm_lock(m, vers, i, o, off, len);
-	put_u32(m, 0);		/* reclaim */
-	put_u32(m, 3);		/* the client's NSM state */
+	rr_enc_u32(&m->e, 0);		/* reclaim */
+	rr_enc_u32(&m->e, 3);		/* the client's NSM state */
 }
 
 /* nlm_share / nlm4_share with its cookie and reclaim flag. */
@@ -1177,12 +1122,12 @@ put_nlm_shareargs(struct msg *m, uint32_t vers, enum obj i, const struct owner *
     uint32_t access)
 {
 	put_cookie(m);
-	put_str(m, o->caller);
+	rr_enc_string(&m->e, o->caller);
 	put_nlm_fh(m, vers, i);
-	put_str(m, o->oh);
-	put_u32(m, mode);
-	put_u32(m, access);
-	put_u32(m, 0);		/* reclaim */
+	rr_enc_string(&m->e, o->oh);
+	rr_enc_u32(&m->e, mode);
+	rr_enc_u32(&m->e, access);
+	rr_enc_u32(&m->e, 0);		/* reclaim */
 }
 
 /*
@@ -1273,15 +1218,10 @@ static void
 seed(struct msg *m, const char *name)
 {
 	const struct rpc_proc *proc;
-	char path[PATH_MAX];
 	uint32_t status = ~0u;
-	FILE *f;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", seed_dir, name);
-	f = fopen(path, "wb");
-	if (f == NULL || fwrite(m->buf, 1, msg_len(m), f) != msg_len(m) || fclose(f) != 0)
-		die("%s: %s", path, strerror(errno));
+	fuzz_save_seed(seed_dir, name, NULL, 0, m->buf, msg_len(m));
 	nseeds++;
 	rc = call(m, &status, NULL, NULL);
 	proc = find_proc(m->prog, m->vers, m->proc);
@@ -1325,7 +1265,7 @@ put_nlm_args(struct msg *m, uint32_t vers, uint32_t proc)
 	case NLM_GRANTED_MSG:
 		/* C asks about A's exclusive range (GRANTED: as if we were a client). */
 		put_cookie(m);
-		put_u32(m, 1);		/* exclusive */
+		rr_enc_u32(&m->e, 1);		/* exclusive */
 		put_nlm_lock(m, vers, O_FILE, &own_c, 50, 10);
 		break;
 	case NLM_LOCK:
@@ -1337,8 +1277,8 @@ put_nlm_args(struct msg *m, uint32_t vers, uint32_t proc)
 	case NLM_CANCEL_MSG:
 		/* B gives up waiting for 0-99. */
 		put_cookie(m);
-		put_u32(m, 1);		/* block */
-		put_u32(m, 1);		/* exclusive */
+		rr_enc_u32(&m->e, 1);		/* block */
+		rr_enc_u32(&m->e, 1);		/* exclusive */
 		put_nlm_lock(m, vers, O_FILE, &own_b, 0, 100);
 		break;
 	case NLM_UNLOCK:
@@ -1350,28 +1290,28 @@ put_nlm_args(struct msg *m, uint32_t vers, uint32_t proc)
 	case NLM_TEST_RES:
 		/* What a client's lock manager answers to a TEST_MSG: denied, and by whom. */
 		put_cookie(m);
-		put_u32(m, 1);		/* denied */
-		put_u32(m, 1);		/* exclusive */
-		put_u32(m, (uint32_t)own_a.svid);
-		put_str(m, own_a.oh);
+		rr_enc_u32(&m->e, 1);		/* denied */
+		rr_enc_u32(&m->e, 1);		/* exclusive */
+		rr_enc_u32(&m->e, (uint32_t)own_a.svid);
+		rr_enc_string(&m->e, own_a.oh);
 		if (v4) {
-			put_u64(m, 0);
-			put_u64(m, 100);
+			rr_enc_u64(&m->e, 0);
+			rr_enc_u64(&m->e, 100);
 		} else {
-			put_u32(m, 0);
-			put_u32(m, 100);
+			rr_enc_u32(&m->e, 0);
+			rr_enc_u32(&m->e, 100);
 		}
 		break;
 	case NLM_LOCK_RES:
 	case NLM_CANCEL_RES:
 	case NLM_UNLOCK_RES:
 		put_cookie(m);
-		put_u32(m, 0);		/* granted */
+		rr_enc_u32(&m->e, 0);		/* granted */
 		break;
 	case NLM_GRANTED_RES:
 		/* An answer to a GRANTED_MSG we never sent: its 8-byte cookie is unknown. */
-		put_str(m, "grant-id");
-		put_u32(m, 0);
+		rr_enc_string(&m->e, "grant-id");
+		rr_enc_u32(&m->e, 0);
 		break;
 	case NLM_SHARE:
 		/* C reads, denying nothing: A's reservation denies only writes. */
@@ -1381,14 +1321,14 @@ put_nlm_args(struct msg *m, uint32_t vers, uint32_t proc)
 		put_nlm_shareargs(m, vers, O_FILE, &own_a, FSM4_DN, FSA4_NONE);
 		break;
 	case NLM_FREE_ALL:
-		put_str(m, "fuzz");	/* the fixture's caller restarted */
-		put_u32(m, 5);
+		rr_enc_string(&m->e, "fuzz");	/* the fixture's caller restarted */
+		rr_enc_u32(&m->e, 5);
 		break;
 	case NSM_CALLBACK_PROC:
 		/* rpc.statd: 127.0.0.1 (every fixture owner's address) restarted. */
-		put_str(m, "127.0.0.1");
-		put_u32(m, 7);
-		put_fixed(m, priv, sizeof(priv));
+		rr_enc_string(&m->e, "127.0.0.1");
+		rr_enc_u32(&m->e, 7);
+		rr_enc_fixed(&m->e, priv, sizeof(priv));
 		break;
 	default:
 		break;		/* NULL */
@@ -1470,9 +1410,9 @@ write_nlm_seeds(void)
 	seed(&m, "nlm4-lock-huge-len");
 	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
 	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_EMPTY, &own_c, 0, 0);
-	xdr_setpos(&m.x, xdr_getpos(&m.x) - 8);
-	put_u32(&m, 1);		/* reclaim, out of any grace period */
-	put_u32(&m, 3);
+	m.e.len -= 8;
+	rr_enc_u32(&m.e, 1);		/* reclaim, out of any grace period */
+	rr_enc_u32(&m.e, 3);
 	seed(&m, "nlm4-lock-reclaim");
 	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
 	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_RO_FILE, &own_c, 0, 0);
@@ -1492,24 +1432,24 @@ write_nlm_seeds(void)
 	seed(&m, "nlm4-unlock-all");
 	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
 	put_cookie(&m);
-	put_u32(&m, 1);
+	rr_enc_u32(&m.e, 1);
 	put_nlm_lock(&m, NLM_V4, O_FILE, &own_a, 0, 200);	/* its own: no conflict */
 	seed(&m, "nlm4-test-own");
 	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
 	put_cookie(&m);
-	put_u32(&m, 0);
+	rr_enc_u32(&m.e, 0);
 	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 300, 0);
 	seed(&m, "nlm4-test-shared-denied");
 	/* The holder is beyond 32 bits: a version 1 client is told "from here to the end". */
 	begin(&m, NLM_PROG, NLM_VERS, NLM_TEST, 1);
 	put_cookie(&m);
-	put_u32(&m, 1);
+	rr_enc_u32(&m.e, 1);
 	put_nlm_lock(&m, NLM_VERS, O_FILE, &own_c, 0xfffff000u, 0);
 	seed(&m, "nlm1-test-holder-beyond-4g");
 	begin(&m, NLM_PROG, NLM_V4, NLM_CANCEL, 1);
 	put_cookie(&m);
-	put_u32(&m, 1);
-	put_u32(&m, 1);
+	rr_enc_u32(&m.e, 1);
+	rr_enc_u32(&m.e, 1);
 	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 0, 100);
 	seed(&m, "nlm4-cancel-nothing");
 	begin(&m, NLM_PROG, NLM_V4, NLM_SHARE, 1);
@@ -1522,8 +1462,8 @@ write_nlm_seeds(void)
 	put_nlm_lockargs(&m, NLM_V4, 1, 1, O_FILE, &own_c, 0, 10);
 	seed(&m, "nlm4-lock-msg-blocked");
 	begin(&m, NLM_PROG, NLM_V4, NLM_FREE_ALL, 1);
-	put_str(&m, "someone-else");
-	put_u32(&m, 5);
+	rr_enc_string(&m.e, "someone-else");
+	rr_enc_u32(&m.e, 5);
 	seed(&m, "nlm4-free-all-stranger");
 
 	/* ---- the same calls from elsewhere ---- */
@@ -1533,14 +1473,14 @@ write_nlm_seeds(void)
 	m.buf[0] = own_d.how;
 	seed(&m, "nlm4-unlock-ipv6");
 	begin(&m, NLM_PROG, NLM_V4, NLM_FREE_ALL, 1);
-	put_str(&m, own_d.caller);
-	put_u32(&m, 5);
+	rr_enc_string(&m.e, own_d.caller);
+	rr_enc_u32(&m.e, 5);
 	m.buf[0] = own_d.how;
 	seed(&m, "nlm4-free-all-ipv6");
 	begin(&m, NLM_PROG, NLM_V4, NSM_CALLBACK_PROC, 1);
-	put_str(&m, "::1");
-	put_u32(&m, 9);
-	put_fixed(&m, "0123456789abcdef", 16);
+	rr_enc_string(&m.e, "::1");
+	rr_enc_u32(&m.e, 9);
+	rr_enc_fixed(&m.e, "0123456789abcdef", 16);
 	m.buf[0] = own_d.how;	/* statd on ::1 */
 	seed(&m, "nlm4-sm-notify-ipv6");
 	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
@@ -1560,9 +1500,9 @@ write_nlm_seeds(void)
 	m.buf[0] = 0x01;	/* TCP from port 40000: not rpc.statd */
 	seed(&m, "bad-nlm4-sm-notify-unprivileged");
 	begin(&m, NLM_PROG, NLM_V4, NSM_CALLBACK_PROC, 1);
-	put_str(&m, "fuzz");	/* not an address: we never ask statd to watch names */
-	put_u32(&m, 7);
-	put_fixed(&m, "0123456789abcdef", 16);
+	rr_enc_string(&m.e, "fuzz");	/* not an address: we never ask statd to watch names */
+	rr_enc_u32(&m.e, 7);
+	rr_enc_fixed(&m.e, "0123456789abcdef", 16);
 	seed(&m, "bad-nlm4-sm-notify-name");
 
 	/* ---- sizes at XDR's limits (1024) and beyond ---- */
@@ -1586,8 +1526,8 @@ write_nlm_seeds(void)
 	put_nlm_lockargs(&m, NLM_VERS, 0, 1, O_FILE, &o, 1000, 100);
 	seed(&m, "bad-nlm1-caller-1025");
 	begin(&m, NLM_PROG, NLM_V4, NLM_FREE_ALL, 1);
-	put_str(&m, big);		/* name<1025>: at the limit */
-	put_u32(&m, 5);
+	rr_enc_string(&m.e, big);		/* name<1025>: at the limit */
+	rr_enc_u32(&m.e, 5);
 	seed(&m, "bad-nlm4-free-all-name-1025");
 	o = own_c;
 	o.oh = big;		/* netobj: at most 1024 bytes */
@@ -1596,12 +1536,12 @@ write_nlm_seeds(void)
 	put_nlm_lockargs(&m, NLM_V4, 1, 1, O_FILE, &o, 0, 10);
 	seed(&m, "bad-nlm4-oh-1024-blocked");
 	begin(&m, NLM_PROG, NLM_V4, NLM_TEST_MSG, 1);
-	put_str(&m, big);	/* cookie 1024: a 1024-byte cookie and holder in the _RES */
-	put_u32(&m, 1);
+	rr_enc_string(&m.e, big);	/* cookie 1024: a 1024-byte cookie and holder in the _RES */
+	rr_enc_u32(&m.e, 1);
 	put_nlm_lock(&m, NLM_V4, O_FILE, &o, 50, 10);
 	seed(&m, "bad-nlm4-test-msg-cookie-1024");
 	begin(&m, NLM_PROG, NLM_VERS, NLM_UNLOCK, 1);
-	put_str(&m, big);
+	rr_enc_string(&m.e, big);
 	put_nlm_lock(&m, NLM_VERS, O_FILE, &o, 0, 0);
 	seed(&m, "bad-nlm1-cookie-oh-1024");
 	big[LK_OH_MAX] = 'x';
@@ -1609,54 +1549,54 @@ write_nlm_seeds(void)
 	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &o, 1000, 100);
 	seed(&m, "bad-nlm4-oh-1025");
 	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
-	put_str(&m, big);
-	put_u32(&m, 1);
+	rr_enc_string(&m.e, big);
+	rr_enc_u32(&m.e, 1);
 	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 50, 10);
 	seed(&m, "bad-nlm4-cookie-1025");
 
 	/* ---- handles ---- */
 	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
 	put_cookie(&m);
-	put_u32(&m, 0);
-	put_u32(&m, 1);
-	put_str(&m, "fuzz");
+	rr_enc_u32(&m.e, 0);
+	rr_enc_u32(&m.e, 1);
+	rr_enc_string(&m.e, "fuzz");
 	fh3x(&m, O_FILE, 0, 9, 0x40);	/* a forged handle: its MAC fails */
-	put_str(&m, own_c.oh);
-	put_u32(&m, (uint32_t)own_c.svid);
-	put_u64(&m, 0);
-	put_u64(&m, 0);
-	put_u32(&m, 0);
-	put_u32(&m, 3);
+	rr_enc_string(&m.e, own_c.oh);
+	rr_enc_u32(&m.e, (uint32_t)own_c.svid);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u32(&m.e, 0);
+	rr_enc_u32(&m.e, 3);
 	seed(&m, "bad-nlm4-fh-forged");
 	begin(&m, NLM_PROG, NLM_VERS, NLM_TEST, 1);
 	put_cookie(&m);
-	put_u32(&m, 1);
-	put_str(&m, "fuzz");
-	put_u32(&m, FH2_LEN);
+	rr_enc_u32(&m.e, 1);
+	rr_enc_string(&m.e, "fuzz");
+	rr_enc_u32(&m.e, FH2_LEN);
 	{
 		uint8_t mk[FH2_LEN] = { 0xff, 'F', 'Z', '2', O_FILE, 0, 20, 0x01 };
 
-		put_fixed(&m, mk, sizeof(mk));
+		rr_enc_fixed(&m.e, mk, sizeof(mk));
 	}
-	put_str(&m, own_c.oh);
-	put_u32(&m, (uint32_t)own_c.svid);
-	put_u32(&m, 0);
-	put_u32(&m, 0);
+	rr_enc_string(&m.e, own_c.oh);
+	rr_enc_u32(&m.e, (uint32_t)own_c.svid);
+	rr_enc_u32(&m.e, 0);
+	rr_enc_u32(&m.e, 0);
 	seed(&m, "bad-nlm1-fh-forged");
 	/* Version 1 with the v3 handle, version 4 with the v2 handle. */
 	begin(&m, NLM_PROG, NLM_VERS, NLM_TEST, 1);
 	put_cookie(&m);
-	put_u32(&m, 1);
+	rr_enc_u32(&m.e, 1);
 	put_nlm_lock(&m, NLM_V4, O_FILE, &own_c, 0, 0);	/* v4's fh: the v3 handle */
-	xdr_setpos(&m.x, xdr_getpos(&m.x) - 16);
-	put_u32(&m, 0);
-	put_u32(&m, 0);
+	m.e.len -= 16;
+	rr_enc_u32(&m.e, 0);
+	rr_enc_u32(&m.e, 0);
 	seed(&m, "bad-nlm1-fh-v3");
 	begin(&m, NLM_PROG, NLM_V4, NLM_TEST, 1);
 	put_cookie(&m);
-	put_u32(&m, 1);
+	rr_enc_u32(&m.e, 1);
 	put_nlm_lock(&m, NLM_VERS, O_FILE, &own_c, 0, 0);	/* v1's fh: the v2 handle */
-	put_u64(&m, 0);	/* v4's wider offsets: v1's two words and two more */
+	rr_enc_u64(&m.e, 0);	/* v4's wider offsets: v1's two words and two more */
 	seed(&m, "bad-nlm4-fh-v2");
 	begin(&m, NLM_PROG, NLM_V4, NLM_UNLOCK, 0);	/* AUTH_NONE */
 	put_nlm_args(&m, NLM_V4, NLM_UNLOCK);
@@ -1667,7 +1607,7 @@ write_nlm_seeds(void)
 	seed(&m, "bad-nlm-prog-mismatch");
 	begin(&m, NLM_PROG, NLM_V4, NLM_LOCK, 1);
 	put_nlm_lockargs(&m, NLM_V4, 0, 1, O_FILE, &own_c, 1000, 100);
-	xdr_setpos(&m.x, xdr_getpos(&m.x) - 12);	/* cut inside the lock */
+	m.e.len -= 12;	/* cut inside the lock */
 	seed(&m, "bad-nlm4-lock-truncated");
 }
 
@@ -1713,108 +1653,108 @@ write_seeds(void)
 	seed(&m, "nfs3-getattr");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_SETATTR, 1);
 	fh3m(&m, O_FILE);
-	put_u32(&m, 1); put_u32(&m, 0640);		/* mode */
-	put_u32(&m, 1); put_u32(&m, 1000);		/* uid */
-	put_u32(&m, 0);				/* gid */
-	put_u32(&m, 1); put_u64(&m, 100);		/* size */
-	put_u32(&m, SET_TO_SERVER_TIME);
-	put_u32(&m, SET_TO_CLIENT_TIME); put_u32(&m, 1700000000); put_u32(&m, 5);
-	put_u32(&m, 0);				/* no guard */
+	rr_enc_u32(&m.e, 1); rr_enc_u32(&m.e, 0640);		/* mode */
+	rr_enc_u32(&m.e, 1); rr_enc_u32(&m.e, 1000);		/* uid */
+	rr_enc_u32(&m.e, 0);				/* gid */
+	rr_enc_u32(&m.e, 1); rr_enc_u64(&m.e, 100);		/* size */
+	rr_enc_u32(&m.e, SET_TO_SERVER_TIME);
+	rr_enc_u32(&m.e, SET_TO_CLIENT_TIME); rr_enc_u32(&m.e, 1700000000); rr_enc_u32(&m.e, 5);
+	rr_enc_u32(&m.e, 0);				/* no guard */
 	seed(&m, "nfs3-setattr");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "file");
+	rr_enc_string(&m.e, "file");
 	seed(&m, "nfs3-lookup");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "..");
+	rr_enc_string(&m.e, "..");
 	seed(&m, "nfs3-lookup-dotdot-root");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_ACCESS, 1);
 	fh3m(&m, O_DIR);
-	put_u32(&m, 0x3f);
+	rr_enc_u32(&m.e, 0x3f);
 	seed(&m, "nfs3-access");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READLINK, 1);
 	fh3m(&m, O_ESCAPE);
 	seed(&m, "nfs3-readlink");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READ, 1);
 	fh3m(&m, O_FILE);
-	put_u64(&m, 10);
-	put_u32(&m, 4096);
+	rr_enc_u64(&m.e, 10);
+	rr_enc_u32(&m.e, 4096);
 	seed(&m, "nfs3-read");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_WRITE, 1);
 	fh3m(&m, O_FILE);
-	put_u64(&m, 4);
-	put_u32(&m, 11);
-	put_u32(&m, FILE_SYNC);
-	put_str(&m, "hello world");
+	rr_enc_u64(&m.e, 4);
+	rr_enc_u32(&m.e, 11);
+	rr_enc_u32(&m.e, FILE_SYNC);
+	rr_enc_string(&m.e, "hello world");
 	seed(&m, "nfs3-write");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_CREATE, 1);
 	fh3m(&m, O_DIR);
-	put_str(&m, "new");
-	put_u32(&m, GUARDED);
+	rr_enc_string(&m.e, "new");
+	rr_enc_u32(&m.e, GUARDED);
 	put_sattr3(&m, 0644);
 	seed(&m, "nfs3-create");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_CREATE, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "excl");
-	put_u32(&m, EXCLUSIVE);
-	put_fixed(&m, verf, 8);
+	rr_enc_string(&m.e, "excl");
+	rr_enc_u32(&m.e, EXCLUSIVE);
+	rr_enc_fixed(&m.e, verf, 8);
 	seed(&m, "nfs3-create-exclusive");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_MKDIR, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "newdir");
+	rr_enc_string(&m.e, "newdir");
 	put_sattr3(&m, 0755);
 	seed(&m, "nfs3-mkdir");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_SYMLINK, 1);
 	fh3m(&m, O_DIR);
-	put_str(&m, "sl");
+	rr_enc_string(&m.e, "sl");
 	put_sattr3(&m, ~0u);
-	put_str(&m, "../../outside/canary");
+	rr_enc_string(&m.e, "../../outside/canary");
 	seed(&m, "nfs3-symlink");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_MKNOD, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "chr");
-	put_u32(&m, NF3CHR);
+	rr_enc_string(&m.e, "chr");
+	rr_enc_u32(&m.e, NF3CHR);
 	put_sattr3(&m, 0600);
-	put_u32(&m, 1); put_u32(&m, 3);			/* /dev/null's numbers */
+	rr_enc_u32(&m.e, 1); rr_enc_u32(&m.e, 3);			/* /dev/null's numbers */
 	seed(&m, "nfs3-mknod-chr");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_MKNOD, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "pipe");
-	put_u32(&m, NF3FIFO);
+	rr_enc_string(&m.e, "pipe");
+	rr_enc_u32(&m.e, NF3FIFO);
 	put_sattr3(&m, 0600);
 	seed(&m, "nfs3-mknod-fifo");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_REMOVE, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "file");
+	rr_enc_string(&m.e, "file");
 	seed(&m, "nfs3-remove");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_RMDIR, 1);
 	fh3m(&m, O_DIR);
-	put_str(&m, "sub");
+	rr_enc_string(&m.e, "sub");
 	seed(&m, "nfs3-rmdir");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_RENAME, 1);
 	fh3m(&m, O_ROOT);
-	put_str(&m, "dir");
+	rr_enc_string(&m.e, "dir");
 	fh3m(&m, O_ROOT);
-	put_str(&m, "moved");
+	rr_enc_string(&m.e, "moved");
 	seed(&m, "nfs3-rename");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LINK, 1);
 	fh3m(&m, O_FILE);
 	fh3m(&m, O_DIR);
-	put_str(&m, "hardlink");
+	rr_enc_string(&m.e, "hardlink");
 	seed(&m, "nfs3-link");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READDIR, 1);
 	fh3m(&m, O_ROOT);
-	put_u64(&m, 0);
-	put_fixed(&m, zero8, 8);
-	put_u32(&m, 4096);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_fixed(&m.e, zero8, 8);
+	rr_enc_u32(&m.e, 4096);
 	seed(&m, "nfs3-readdir");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_READDIRPLUS, 1);
 	fh3m(&m, O_ROOT);
-	put_u64(&m, 0);
-	put_fixed(&m, zero8, 8);
-	put_u32(&m, 1024);
-	put_u32(&m, 8192);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_fixed(&m.e, zero8, 8);
+	rr_enc_u32(&m.e, 1024);
+	rr_enc_u32(&m.e, 8192);
 	seed(&m, "nfs3-readdirplus");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_FSSTAT, 1);
 	fh3m(&m, O_RO_ROOT);
@@ -1827,8 +1767,8 @@ write_seeds(void)
 	seed(&m, "nfs3-pathconf");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_COMMIT, 1);
 	fh3m(&m, O_FILE);
-	put_u64(&m, 0);
-	put_u32(&m, 0);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u32(&m.e, 0);
 	seed(&m, "nfs3-commit");
 
 	/* ---- NFSv2 ---- */
@@ -1841,59 +1781,59 @@ write_seeds(void)
 	seed(&m, "nfs2-setattr");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_LOOKUP, 1);
 	fh2m(&m, O_DIR);
-	put_str(&m, "inner");
+	rr_enc_string(&m.e, "inner");
 	seed(&m, "nfs2-lookup");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_READLINK, 1);
 	fh2m(&m, O_LINK);
 	seed(&m, "nfs2-readlink");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_READ, 1);
 	fh2m(&m, O_FILE);
-	put_u32(&m, 0); put_u32(&m, 8192); put_u32(&m, 0);
+	rr_enc_u32(&m.e, 0); rr_enc_u32(&m.e, 8192); rr_enc_u32(&m.e, 0);
 	seed(&m, "nfs2-read");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_WRITE, 1);
 	fh2m(&m, O_FILE);
-	put_u32(&m, 0); put_u32(&m, 100); put_u32(&m, 0);
-	put_str(&m, "v2 data");
+	rr_enc_u32(&m.e, 0); rr_enc_u32(&m.e, 100); rr_enc_u32(&m.e, 0);
+	rr_enc_string(&m.e, "v2 data");
 	seed(&m, "nfs2-write");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_CREATE, 1);
 	fh2m(&m, O_ROOT);
-	put_str(&m, "new2");
+	rr_enc_string(&m.e, "new2");
 	put_sattr2(&m, 0644, ~0u);
 	seed(&m, "nfs2-create");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_REMOVE, 1);
 	fh2m(&m, O_ROOT);
-	put_str(&m, "empty");
+	rr_enc_string(&m.e, "empty");
 	seed(&m, "nfs2-remove");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_RENAME, 1);
 	fh2m(&m, O_ROOT);
-	put_str(&m, "file");
+	rr_enc_string(&m.e, "file");
 	fh2m(&m, O_DIR);
-	put_str(&m, "renamed");
+	rr_enc_string(&m.e, "renamed");
 	seed(&m, "nfs2-rename");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_LINK, 1);
 	fh2m(&m, O_FILE);
 	fh2m(&m, O_ROOT);
-	put_str(&m, "link2");
+	rr_enc_string(&m.e, "link2");
 	seed(&m, "nfs2-link");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_SYMLINK, 1);
 	fh2m(&m, O_ROOT);
-	put_str(&m, "sym2");
-	put_str(&m, "/etc/passwd");
+	rr_enc_string(&m.e, "sym2");
+	rr_enc_string(&m.e, "/etc/passwd");
 	put_sattr2(&m, ~0u, ~0u);
 	seed(&m, "nfs2-symlink");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_MKDIR, 1);
 	fh2m(&m, O_DIR);
-	put_str(&m, "dir2");
+	rr_enc_string(&m.e, "dir2");
 	put_sattr2(&m, 0755, ~0u);
 	seed(&m, "nfs2-mkdir");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_RMDIR, 1);
 	fh2m(&m, O_DIR);
-	put_str(&m, "sub");
+	rr_enc_string(&m.e, "sub");
 	seed(&m, "nfs2-rmdir");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_READDIR, 1);
 	fh2m(&m, O_ROOT);
-	put_fixed(&m, cookie2, 4);
-	put_u32(&m, 2048);
+	rr_enc_fixed(&m.e, cookie2, 4);
+	rr_enc_u32(&m.e, 2048);
 	seed(&m, "nfs2-readdir");
 	begin(&m, NFS_PROGRAM, NFS_VERSION, NFSPROC_STATFS, 1);
 	fh2m(&m, O_RO_ROOT);
@@ -1908,36 +1848,30 @@ write_seeds(void)
 	seed(&m, "bad-fh-short");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_LOOKUP, 1);
 	fh3m(&m, O_DIR);
-	put_str(&m, "../../outside");
+	rr_enc_string(&m.e, "../../outside");
 	seed(&m, "bad-lookup-slash");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_GETATTR, 0);
 	fh3m(&m, O_ROOT);
 	seed(&m, "bad-auth-none");
 	/* AUTH_SYS claiming 17 groups (the limit is 16), in place of AUTH_NONE */
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_GETATTR, 0);
-	xdr_setpos(&m.x, 24);	/* after XID, CALL, RPC version, program, version, procedure */
-	put_u32(&m, AUTH_SYS);
-	put_u32(&m, 4 + 8 + 4 + 4 + 4 + 17 * 4);	/* the body's length */
-	put_u32(&m, 0);				/* stamp */
-	put_str(&m, "fuzz");			/* machine name */
-	put_u32(&m, 0);				/* uid */
-	put_u32(&m, 0);				/* gid */
-	put_u32(&m, 17);
+	m.e.len = 24;	/* after XID, CALL, RPC version, program, version, procedure */
+	rr_enc_u32(&m.e, AUTH_SYS);
+	rr_enc_u32(&m.e, 4 + 8 + 4 + 4 + 4 + 17 * 4);	/* the body's length */
+	rr_enc_u32(&m.e, 0);				/* stamp */
+	rr_enc_string(&m.e, "fuzz");			/* machine name */
+	rr_enc_u32(&m.e, 0);				/* uid */
+	rr_enc_u32(&m.e, 0);				/* gid */
+	rr_enc_u32(&m.e, 17);
 	for (uint32_t i = 0; i < 17; i++)
-		put_u32(&m, i);
-	put_u32(&m, AUTH_NONE);			/* verifier */
-	put_u32(&m, 0);
+		rr_enc_u32(&m.e, i);
+	rr_enc_u32(&m.e, AUTH_NONE);			/* verifier */
+	rr_enc_u32(&m.e, 0);
 	fh3m(&m, O_ROOT);
 	seed(&m, "bad-auth-17-groups");
 	/* RPC version 3 */
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_NULL, 0);
-	{
-		u_int end = xdr_getpos(&m.x);
-
-		xdr_setpos(&m.x, 8);
-		put_u32(&m, 3);
-		xdr_setpos(&m.x, end);
-	}
+	rr_put32(m.e.buf + 8, 3);
 	seed(&m, "bad-rpc-version");
 	begin(&m, NFS_PROGRAM, 4, 0, 0);
 	seed(&m, "bad-prog-mismatch");
@@ -1950,10 +1884,10 @@ write_seeds(void)
 	seed(&m, "bad-garbage-args");
 	begin(&m, NFS_PROGRAM, NFS_V3, NFSPROC3_WRITE, 1);
 	fh3m(&m, O_FILE);
-	put_u64(&m, 0);
-	put_u32(&m, 5);
-	put_u32(&m, UNSTABLE);
-	put_u32(&m, 0x7fffffff);	/* a data length far beyond what follows */
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u32(&m.e, 5);
+	rr_enc_u32(&m.e, UNSTABLE);
+	rr_enc_u32(&m.e, 0x7fffffff);	/* a data length far beyond what follows */
 	seed(&m, "bad-write-length");
 
 	write_nlm_seeds();

@@ -20,36 +20,7 @@ fail() {
 	exit 1
 }
 
-start_daemon() {
-	rm -f "$work/pid"
-	"$daemon" --foreground --no-rpcbind --exports "$work/exports" --state-dir "$work/state" \
-		--pidfile "$work/pid" --nfs-port $NFS_PORT --mount-port $MOUNT_PORT >>"$log" 2>&1 3<&- &
-	for _ in $(seq 100); do
-		[ -s "$work/pid" ] && return 0
-		sleep 0.1
-	done
-	fail "daemon did not start"
-}
-
-# A daemon built with --enable-sanitizers (CHECK_FULL's ASan tree) reports
-# into its log; any report fails the run even if the daemon went on.
-check_sanitizer_reports() {
-	if grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" >/dev/null 2>&1; then
-		grep -E -A 30 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$log" | head -n 60
-		fail "sanitizer report in the daemon log"
-	fi
-}
-
-stop_daemon() {
-	kill -TERM "$(cat "$work/pid")"
-	for _ in $(seq 100); do
-		[ -e "$work/pid" ] || return 0
-		sleep 0.1
-	done
-	fail "daemon did not stop"
-}
-
-drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+. "$(dirname "$0")/guest-lib.sh"
 
 modprobe nfs
 modprobe nfsv3

@@ -21,7 +21,7 @@ die() {
 	pgrep -a usernfsd
 	exit 1
 }
-drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+. "$(dirname "$0")/guest-lib.sh"
 registered() { rpcinfo -p 127.0.0.1 2>/dev/null | awk '$1 == 100003 { f = 1 } END { exit !f }'; }
 
 modprobe nfs && modprobe nfsv3 || die "modprobe nfs nfsv3"

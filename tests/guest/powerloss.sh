@@ -23,6 +23,7 @@ ack=/dev/ttyS2
 base=/run/pl/disk
 mnt=/run/pl/nfs
 work=/tmp/pl
+log=$work/usernfsd.log
 NFS_PORT=2049
 MOUNT_PORT=20048
 # The journal commits on its own every COMMIT seconds: the run must end
@@ -35,14 +36,16 @@ step() { echo "powerloss.sh: [$(uptime_s) s] $*"; }
 fail() {
 	echo "powerloss.sh: FAIL: $*"
 	echo "FAIL guest: $*" >"$ack" || true
-	if [ -f "$work/usernfsd.log" ]; then
+	if [ -f "$log" ]; then
 		echo "---- daemon log"
-		tail -n 20 "$work/usernfsd.log"
+		tail -n 20 "$log"
 	fi
 	echo "---- kernel"
 	dmesg | tail -n 10
 	exit 1
 }
+
+. "$(dirname "$0")/guest-lib.sh"
 
 uptime_s() { local up _; read -r up _ </proc/uptime; echo "$up"; }
 
@@ -69,17 +72,6 @@ mount_disks() {
 		i=$((i + 1))
 	done
 	wait_all "mounting the disks" "${pids[@]}"
-}
-
-start_daemon() {
-	"$daemon" --foreground --no-rpcbind --exports "$work/exports" --state-dir "$work/state" \
-		--pidfile "$work/pid" --nfs-port $NFS_PORT --mount-port $MOUNT_PORT \
-		>>"$work/usernfsd.log" 2>&1 &
-	for _ in $(seq 100); do
-		[ -s "$work/pid" ] && return 0
-		sleep 0.1
-	done
-	fail "daemon did not start"
 }
 
 # As kernel-v2.sh: mount -i hands the options to the kernel, which talks
@@ -147,8 +139,7 @@ run() {
 		fail "the run took $window s, too close to the journal's commit interval ($COMMIT s)"
 	# A daemon built with --enable-sanitizers reports into its log, which
 	# dies with the guest: look now.
-	! grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$work/usernfsd.log" ||
-		fail "sanitizer report in the daemon log"
+	check_sanitizer_reports
 	echo "DONE $window" >"$ack"
 	# The host cuts the power now.
 	sleep infinity

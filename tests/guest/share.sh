@@ -30,7 +30,7 @@ die() {
 	[ -z "$PID" ] || kill -INT "$PID" 2>/dev/null
 	exit 1
 }
-drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+. "$(dirname "$0")/guest-lib.sh"
 
 # start_share LOG ARGS...: the daemon as $user, in the background, until it
 # prints that it serves.
