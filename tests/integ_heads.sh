@@ -21,49 +21,15 @@ echo "hello from the shared file system" >"$EXPORT/dir/sub/file"
 head -c 300000 /dev/urandom >"$EXPORT/dir/big"
 (umask 077 && head -c 16 /dev/urandom >"$KEY")
 
-B_NFS_PORT=$((NFS_PORT + 100))
-B_MOUNT_PORT=$((MOUNT_PORT + 100))
-B_STATE=$WORKDIR/state-b
-B_PID=
-B_N=0
 LINE="$EXPORT 127.0.0.1(rw,no_root_squash,insecure)"
-
-# Head B: same exports file, its own ports, state directory and control
-# socket. Both heads run without rpcbind, which holds one port per program.
-start_head_b() {
-	local i
-	B_N=$((B_N + 1))
-	B_LOG=$WORKDIR/head-b.$B_N.log
-	mkdir -p "$B_STATE"
-	"$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind --no-nlm \
-		--nfs-port "$B_NFS_PORT" --mount-port "$B_MOUNT_PORT" \
-		--state-dir "$B_STATE" --control "$B_STATE/usernfsd.sock" "$@" \
-		</dev/null >"$B_LOG" 2>&1 9>&- &
-	B_PID=$!
-	EXTRA_PIDS="$EXTRA_PIDS $B_PID"
-	for i in $(seq 100); do
-		grep -q ready "$B_LOG" && return 0
-		_pid_running "$B_PID" || { cat "$B_LOG" >&2; fail "head B did not start"; }
-		sleep 0.1
-	done
-	fail "head B printed no 'ready' line within 10 s"
-}
-
-stop_head_b() {
-	kill -TERM "$B_PID"
-	wait "$B_PID" || fail "head B exited with status $? after SIGTERM"
-	B_PID=
-}
 
 # on_a / on_b CMD...: rpcprobe over TCP to that head's NFS port
 on_a() { probe 127.0.0.1 "$NFS_PORT" tcp "$@"; }
 on_b() { probe 127.0.0.1 "$B_NFS_PORT" tcp "$@"; }
-mnt_on() { field fh "$(probe 127.0.0.1 "$1" tcp mnt "$EXPORT")"; }
-fh_in() { field fh "$("$@")"; }
-st_in() { field status "$("$@")"; }
+mnt_on() { ok_field fh probe 127.0.0.1 "$1" tcp mnt "$EXPORT"; }
 
 start_daemon "$LINE" --no-rpcbind --no-nlm --handle-key "$KEY"
-start_head_b --handle-key "$KEY"
+start_head_b --no-nlm --handle-key "$KEY"
 
 # ---- identical handles ----
 ROOT_A=$(mnt_on "$MOUNT_PORT")
@@ -74,18 +40,18 @@ else not_ok "MNT: same root handle on both heads" "A: $ROOT_A
 B: $ROOT_B"; fi
 
 # Looked up on A only: B's cache has never seen these objects.
-FILE_A=$(fh_in on_a lookup-path "$ROOT_A" dir/sub/file)
-BIG_A=$(fh_in on_a lookup-path "$ROOT_A" dir/big)
+FILE_A=$(ok_field fh on_a lookup-path "$ROOT_A" dir/sub/file)
+BIG_A=$(ok_field fh on_a lookup-path "$ROOT_A" dir/big)
 [ -n "$FILE_A" ] && [ -n "$BIG_A" ] || fail "LOOKUP on head A failed"
 run_expect "GETATTR on B of A's handle (cold cache on B)" "^status=0" on_b getattr-hex "$FILE_A"
-run_expect "READ on B of A's handle" "data=$(printf 'hello from the shared file system\n' | od -An -tx1 | tr -d ' \n')" \
+run_expect "READ on B of A's handle" "data=$(hex $'hello from the shared file system\n')" \
 	on_b read-hex "$FILE_A" 0 100
-FILE_B=$(fh_in on_b lookup-path "$ROOT_B" dir/sub/file)
+FILE_B=$(ok_field fh on_b lookup-path "$ROOT_B" dir/sub/file)
 if [ "$FILE_A" = "$FILE_B" ]; then ok "LOOKUP: same file handle on both heads"
 else not_ok "LOOKUP: same file handle on both heads" "A: $FILE_A
 B: $FILE_B"; fi
-DIR_A=$(fh_in on_a lookup-path "$ROOT_A" dir/sub)
-DIR_B=$(fh_in on_b lookup-path "$ROOT_B" dir/sub)
+DIR_A=$(ok_field fh on_a lookup-path "$ROOT_A" dir/sub)
+DIR_B=$(ok_field fh on_b lookup-path "$ROOT_B" dir/sub)
 [ -n "$DIR_A" ] && [ "$DIR_A" = "$DIR_B" ] && ok "LOOKUP: same directory handle on both heads" ||
 	not_ok "LOOKUP: same directory handle on both heads" "A: $DIR_A
 B: $DIR_B"
@@ -100,8 +66,8 @@ run_check "READ on B of a 300000-byte file looked up on A" \
 cmp -s "$EXPORT/dir/big" "$WORKDIR/big.via-b" && ok "its content is identical" ||
 	not_ok "its content is identical"
 
-NEW_B=$(fh_in on_b create "$ROOT_B" made-on-b unchecked)
-NEW_A=$(fh_in on_a lookup-path "$ROOT_A" made-on-b)
+NEW_B=$(ok_field fh on_b create "$ROOT_B" made-on-b unchecked)
+NEW_A=$(ok_field fh on_a lookup-path "$ROOT_A" made-on-b)
 [ -n "$NEW_B" ] && [ "$NEW_A" = "$NEW_B" ] && ok "CREATE on B: A finds the same handle" ||
 	not_ok "CREATE on B: A finds the same handle" "B: $NEW_B
 A: $NEW_A"
@@ -119,10 +85,10 @@ run_check "nfs-cat from head B" sh -c "nfs-cat '$(url_b libnfs.bin)' >'$WORKDIR/
 
 # ---- restarts and other keys ----
 stop_head_b
-start_head_b
+start_head_b --no-nlm
 run_expect "a head with its own key refuses A's handle" "^status=(10001|70)" on_b getattr-hex "$FILE_A"
 stop_head_b
-start_head_b --handle-key "$KEY"
+start_head_b --no-nlm --handle-key "$KEY"
 run_expect "B restarted with the shared key takes A's handle (GETATTR)" "^status=0" on_b getattr-hex "$BIG_A"
 run_expect "... and A's directory handle (READDIR)" "^made-on-b$" on_b readdir-names "$ROOT_A"
 stop_daemon

@@ -26,37 +26,10 @@ mkdir -p "$EXPORT" "$ID_A"
 LINE="$EXPORT 127.0.0.1(rw,no_root_squash,insecure)"
 GRANTED=0 DENIED=1 GRACE=4
 
-B_NFS_PORT=$((NFS_PORT + 100))
-B_MOUNT_PORT=$((MOUNT_PORT + 100))
-B_STATE=$WORKDIR/state-b
-B_N=0
-start_head_b() {
-	local i
-	B_N=$((B_N + 1))
-	B_LOG=$WORKDIR/head-b.$B_N.log
-	mkdir -p "$B_STATE"
-	"$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
-		--nfs-port "$B_NFS_PORT" --mount-port "$B_MOUNT_PORT" \
-		--state-dir "$B_STATE" --control "$B_STATE/usernfsd.sock" "$@" \
-		</dev/null >"$B_LOG" 2>&1 9>&- &
-	B_PID=$!
-	EXTRA_PIDS="$EXTRA_PIDS $B_PID"
-	for i in $(seq 100); do
-		grep -q ready "$B_LOG" && return 0
-		_pid_running "$B_PID" || { cat "$B_LOG" >&2; fail "head B did not start"; }
-		sleep 0.1
-	done
-	fail "head B printed no 'ready' line within 10 s"
-}
-
 # nlm_a / nlm_b [NLMPROBE OPTIONS] CMD ARGS: NLM v4 over TCP to that head
 nlm_at() {
-	local port=$1 opts=()
-	shift
-	while [ $# -gt 0 ]; do
-		case $1 in -[niost]) opts+=("$1" "$2"); shift 2 ;; *) break ;; esac
-	done
-	"$NLMPROBE" "${opts[@]}" 127.0.0.1 "$port" tcp "$@"
+	probe_argv "$NLMPROBE" PR vniokstaS 127.0.0.1 "$1" tcp "${@:2}"
+	"${PROBE_ARGV[@]}"
 }
 nlm_a() { nlm_at "$NFS_PORT" "$@"; }
 nlm_b() { nlm_at "$B_NFS_PORT" "$@"; }
@@ -119,8 +92,7 @@ stop_daemon
 echo "10.250.0.9 127.0.0.1 ghost" >"$ID_A/nlm-clients"
 start_daemon "$LINE" --no-rpcbind --handle-key "$KEY" --grace-dir "$GRACE_DIR" --grace 5
 END=$(cat "$GRACE_DIR/vip-a")
-kill -KILL "$DAEMON_PID"
-wait "$DAEMON_PID" 2>/dev/null
+stop_bg "$DAEMON_PID" KILL
 DAEMON_PID=
 sleep 1.1
 expect_stat "A SIGKILLed in grace: B still refuses new locks" $GRACE nlm_b -n client2 -i 22 lock "$FH" 0 10

@@ -35,6 +35,11 @@
 #   hex STRING               STRING's bytes in hex
 #   build_tool NAME          compile tests/NAME.c + rpcraw.c into $WORKDIR/NAME
 #   nfsurl PATH              libnfs URL for PATH (relative paths: under $EXPORT)
+#   start_head_b [ARGS...]   a second head on $EXPORTS_FILE: ports $B_NFS_PORT /
+#                            $B_MOUNT_PORT (default NFS_PORT / MOUNT_PORT + 100),
+#                            state $B_STATE (default $WORKDIR/state-b), no rpcbind;
+#                            pid $B_PID, log $B_LOG; waits for its 'ready'
+#   stop_head_b              SIGTERM head B; its exit status must be 0
 #
 # Environment knobs
 #   USERNFSD   daemon binary (default $top_builddir/src/usernfsd)
@@ -614,4 +619,39 @@ nfsurl() {
 
 now_ms() {
 	echo $(($(date +%s%N) / 1000000))
+}
+
+# ---------------------------------------------------------------------------
+# a second head (issue 16): tests of several usernfsd over one export
+
+# start_head_b [ARGS...]: head B on the same exports file as the daemon, with
+# its own ports, state directory and control socket (there), without rpcbind
+# (which holds one port per program); ARGS are added. Its pid is in $B_PID
+# (stopped at exit), its output in $B_LOG (head-b.N.log, one per start).
+start_head_b() {
+	local i
+	: "${B_NFS_PORT:=$((NFS_PORT + 100))}" "${B_MOUNT_PORT:=$((MOUNT_PORT + 100))}"
+	: "${B_STATE:=$WORKDIR/state-b}" "${B_N:=0}"
+	B_N=$((B_N + 1))
+	B_LOG=$WORKDIR/head-b.$B_N.log
+	mkdir -p "$B_STATE"
+	"$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
+		--nfs-port "$B_NFS_PORT" --mount-port "$B_MOUNT_PORT" \
+		--state-dir "$B_STATE" --control "$B_STATE/usernfsd.sock" "$@" \
+		</dev/null >"$B_LOG" 2>&1 9>&- &
+	B_PID=$!
+	EXTRA_PIDS="$EXTRA_PIDS $B_PID"
+	for i in $(seq 100); do
+		grep -q ready "$B_LOG" && return 0
+		_pid_running "$B_PID" || { cat "$B_LOG" >&2; fail "head B did not start"; }
+		sleep 0.1
+	done
+	fail "head B printed no 'ready' line within 10 s"
+}
+
+# stop_head_b: SIGTERM head B, which must exit 0
+stop_head_b() {
+	kill -TERM "$B_PID"
+	wait "$B_PID" || fail "head B exited with status $? after SIGTERM"
+	B_PID=
 }
