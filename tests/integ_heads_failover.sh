@@ -17,7 +17,7 @@ need_cmd rpcbind rpc.statd rpcinfo nsenter unshare ip python3
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-heads.XXXXXX) || exit 99
 at_exit 'rm -rf "$stage"'
-cp "$LOCKTOOL" "$USERNFSD" "$TESTS_SRCDIR/guest/heads.sh" "$stage/" || exit 99
+cp "$LOCKTOOL" "$USERNFSD" "$TESTS_SRCDIR/guest/heads.sh" "$TESTS_SRCDIR/guest/guest-lib.sh" "$stage/" || exit 99
 
 start=$(date +%s)
 "$TESTS_SRCDIR/guest/run-guest" -t 900 "$stage/heads.sh" "$stage/usernfsd" "$stage/locktool"

@@ -44,7 +44,7 @@ fi
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kl.XXXXXX) || exit 99
 at_exit 'rm -rf "$stage"'
-cp "$LOCKTOOL" "$TESTS_SRCDIR/guest/kernel-lock.sh" "$stage/" || exit 99
+cp "$LOCKTOOL" "$TESTS_SRCDIR/guest/kernel-lock.sh" "$TESTS_SRCDIR/guest/guest-lib.sh" "$stage/" || exit 99
 [ "$server" = knfsd ] || cp "$USERNFSD" "$stage/" || exit 99
 
 start=$(date +%s)

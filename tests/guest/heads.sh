@@ -39,70 +39,18 @@ SRV=192.168.78.1
 SRV_C=192.168.78.3
 CLI=192.168.78.2
 GRACE=20
-FAILED=0
-PASSED=0
-T0=${EPOCHREALTIME/./}
-
-step() { echo "heads: [$(( (${EPOCHREALTIME/./} - T0) / 1000000 )) s] $*"; }
-ok() { PASSED=$((PASSED + 1)); echo "heads:   ok: $*"; }
-bad() {
-	FAILED=$((FAILED + 1))
-	echo "heads:   FAIL: $1"
-	[ -z "${2:-}" ] || sed 's/^/      | /' "$2"
-}
+. "$(dirname "$0")/guest-lib.sh"
+counted_checks heads
 diag() {
 	local f
 	for f in "$work"/head-*.log; do echo "---- $f"; tail -n 25 "$f"; done
 	echo "---- /proc/locks"; cat /proc/locks
 	echo "---- kernel"; dmesg --color=never | tail -n 20
 }
-fatal() {
-	echo "heads: FATAL: $*"
-	diag
-	exit 1
-}
-expect() {   # expect WANT STATUS DESC [FILE]
-	if [ "$2" -eq "$1" ]; then ok "$3"; else bad "$3 (exit $2, wanted $1)" "${4:-}"; fi
-}
-
-mkdir -p "$work" && mkfifo "$work/never" && exec 7<>"$work/never"
-snooze() { read -r -t "$1" -u 7 || :; }
-
-wait_line() {   # wait_line WORD FILE SECONDS
-	local end=$(( ${EPOCHREALTIME/./} + $3 * 1000000 )) l
-	while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
-		while read -r l; do [[ $l == "$1"* ]] && return 0; done <"$2"
-		snooze 0.05
-	done
-	return 1
-}
-
-srv() { "${SRV_NS[@]}" "$@"; }
+snooze_setup
 
 setup_namespaces() {
-	hostname client
-	ip link add hd-cli type veth peer name hd-srv &&
-		ip addr add $CLI/24 dev hd-cli && ip link set hd-cli up || fatal "veth pair"
-	unshare --net --mount --uts --propagation private sleep 100000 </dev/null >/dev/null 2>&1 &
-	holder=$!
-	local comm=
-	for _ in $(seq 100); do
-		read -r comm <"/proc/$holder/comm" 2>/dev/null
-		[ "$comm" = sleep ] && break
-		snooze 0.05
-	done
-	[ "$comm" = sleep ] || fatal "the servers' namespaces"
-	SRV_NS=(nsenter -t "$holder" -n -m -u)
-	ip link set hd-srv netns "$holder" || fatal "veth into the servers' namespace"
-	srv bash -c "hostname heads && ip link set lo up &&
-		ip addr add $SRV/24 dev hd-srv && ip addr add $SRV_C/24 dev hd-srv &&
-		ip link set hd-srv up &&
-		mount -t tmpfs -o mode=0755 srvrun /run && mkdir /run/rpcbind &&
-		mount -t tmpfs -o mode=0755 srvnfs /var/lib/nfs &&
-		mkdir /var/lib/nfs/sm /var/lib/nfs/sm.bak &&
-		rpcbind && rpc.statd --no-notify" >"$work/srv-setup.log" 2>&1 ||
-		{ cat "$work/srv-setup.log"; fatal "the servers' rpcbind and statd"; }
-	mkdir -p /run/rpcbind && rpcbind && rpc.statd --no-notify || fatal "the client's rpcbind and statd"
+	server_netns hd client heads $CLI $SRV $SRV_C
 }
 
 # start_head NAME ADDRESS IDENTITY [ARGS...]: a head bound to ADDRESS with
@@ -112,18 +60,11 @@ start_head() {
 	local name=$1 addr=$2 id=$3 log=$work/head-$1.log
 	shift 3
 	mkdir -p "$work/run-$name"
-	rm -f "$work/run-$name/pid"
-	"${SRV_NS[@]}" "$daemon" --foreground --exports "$work/exports" --bind "$addr" \
+	srv_daemon "$work/run-$name/pid" "$log" 20 --bind "$addr" \
 		--state-dir "$shared/ids/$id" --handle-key "$key" --grace-dir "$shared/grace" \
-		--control "$work/run-$name/sock" --pidfile "$work/run-$name/pid" \
-		--grace $GRACE "$@" >>"$log" 2>&1 7<&- &
-	HEAD_PID=$!
-	for _ in $(seq 200); do
-		[ -s "$work/run-$name/pid" ] && return 0
-		kill -0 "$HEAD_PID" 2>/dev/null || break
-		snooze 0.1
-	done
-	fatal "head $name did not start"
+		--control "$work/run-$name/sock" "$@" ||
+		fatal "head $name did not start"
+	HEAD_PID=$SRV_PID
 }
 
 # ---- 1. a head dies under a stream of writes ----
@@ -150,10 +91,8 @@ failover_writes() {
 	local mnt=$work/mnt-w out=$work/writer.out wpid st sum_srv sum_cli want
 	mkdir -p "$mnt"
 	step "1. mounting $SRV:$exp (hard, tcp, nolock) from head A"
-	mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,hard,nolock,timeo=50 \
-		"$SRV:$exp" "$mnt" || { bad "mount $SRV:$exp"; return; }
-	: >"$out"
-	python3 -c "$WRITER" "$mnt/stream" >"$out" 2>&1 7<&- &
+	nfs_mount 3 tcp "$SRV:$exp" "$mnt" hard,nolock,timeo=50 || { bad "mount $SRV:$exp"; return; }
+	bg "$out" python3 -c "$WRITER" "$mnt/stream"
 	wpid=$!
 	wait_line "wrote 120" "$out" 120 || { bad "the writer did not get going" "$out"; kill "$wpid"; return; }
 	step "1. writer at $(tail -n 1 "$out"); SIGKILL head A"
@@ -184,15 +123,13 @@ failover_writes() {
 # ---- 2. locks across heads, and a takeover in grace ----
 
 failover_locks() {
-	local ma=$work/mnt-a mc=$work/mnt-c g=$work/g.out o=$work/o.out n=$work/n.out gpid t0 reclaimed= w
+	local ma=$work/mnt-a mc=$work/mnt-c g=$work/g.out o=$work/o.out n=$work/n.out gpid t0 w
 	mkdir -p "$ma" "$mc"
 	step "2. mounting vip-a ($SRV) and vip-c ($SRV_C) with locking"
-	mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,hard "$SRV:$exp" "$ma" &&
-		mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,hard "$SRV_C:$exp" "$mc" ||
+	nfs_mount 3 tcp "$SRV:$exp" "$ma" hard && nfs_mount 3 tcp "$SRV_C:$exp" "$mc" hard ||
 		{ bad "2. mounts with locking"; return; }
 	: >"$exp/locked"
-	: >"$g"
-	"${LTT[@]}" -h -1 -s 0 -l 10 setlk "$ma/locked" >"$g" 2>&1 7<&- &
+	bg "$g" "${LTT[@]}" -h -1 -s 0 -l 10 setlk "$ma/locked"
 	gpid=$!
 	wait_line locked "$g" 60 || { bad "2. the guest's lock through vip-a" "$g"; kill "$gpid"; return; }
 	ok "2. the guest holds a lock through vip-a"
@@ -212,22 +149,9 @@ failover_locks() {
 	if [ -f "$shared/grace/vip-a" ]; then ok "2. head D wrote vip-a's grace record"
 	else bad "2. no grace record for vip-a: $(ls -la "$shared/grace")"; fi
 	# A new lock through vip-c meanwhile waits for the grace period's end.
-	: >"$n"
-	"${LTT[@]}" -t $((GRACE + 60)) -s 0 -l 1 setlk "$mc/other" >"$n" 2>&1 7<&- &
+	bg "$n" "${LTT[@]}" -t $((GRACE + 60)) -s 0 -l 1 setlk "$mc/other"
 	local npid=$!
-	for _ in $(seq 120); do
-		srv "${LTT[@]}" getlk "$exp/locked" >"$o" 2>&1
-		[ $? -eq 3 ] && { reclaimed=1; break; }
-		snooze 0.5
-	done
-	if [ -n "$reclaimed" ]; then
-		ok "2. the guest's lock is back $(( (${EPOCHREALTIME/./} - t0) / 1000 )) ms after the takeover: $(<"$o")"
-	else bad "2. the guest's lock was not reclaimed within 60 s" "$o"; fi
-	if kill -0 "$gpid" 2>/dev/null && ! grep -q unlock "$g"; then
-		ok "2. the guest process still holds its lock"
-	else bad "2. the guest process lost its lock" "$g"; fi
-	srv "${LTT[@]}" setlk "$exp/locked" >"$o" 2>&1
-	expect 3 $? "2. a process on the server cannot take the reclaimed lock" "$o"
+	check_reclaimed 2. "$exp/locked" "$gpid" "$g" "$t0" 60
 	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked" >"$o" 2>&1
 	expect 3 $? "2. nor can a process through vip-c" "$o"
 	wait "$npid"

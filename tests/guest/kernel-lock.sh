@@ -50,19 +50,9 @@ GRACE=15	# usernfsd --grace: long enough for the reclaim, short for the test
 NLM_PORT=4045	# usernfsd --nlm-port, for the second half
 state=$work/state
 daemon_args=()
-FAILED=0
-PASSED=0
 first_lock=1
-T0=${EPOCHREALTIME/./}
-
-step() { echo "kernel-lock: [$(( (${EPOCHREALTIME/./} - T0) / 1000000 )) s] $*"; }
-ok() { PASSED=$((PASSED + 1)); echo "kernel-lock:   ok: $*"; }
-# bad DESC [FILE]: a failed check, with what the lock tool printed
-bad() {
-	FAILED=$((FAILED + 1))
-	echo "kernel-lock:   FAIL: $1"
-	[ -z "${2:-}" ] || sed 's/^/      | /' "$2"
-}
+. "$(dirname "$0")/guest-lib.sh"
+counted_checks kernel-lock
 diag() {
 	echo "---- server log ($server)"
 	if [ -n "${USERNFSD_LOCK_DEBUG:-}" ]; then cat "$log"; else tail -n 40 "$log"; fi 2>/dev/null
@@ -73,48 +63,16 @@ diag() {
 		echo "---- kernel"; dmesg --color=never | tail -n 15
 	fi
 }
-fatal() {
-	echo "kernel-lock: FATAL: $*"
-	diag
-	exit 1
-}
 
-# expect WANT_STATUS STATUS DESC [FILE]
-expect() {
-	if [ "$2" -eq "$1" ]; then ok "$3"; else bad "$3 (exit $2, wanted $1)" "${4:-}"; fi
-	[ "$2" -ne 142 ] || timed_out
-}
-
-# A lock call that timed out costs 30 s; after the third, stop.
+# A lock call that timed out costs 30 s; after the third, stop (expect
+# calls this on a status of 142).
 TIMEOUTS=0
 timed_out() {
 	TIMEOUTS=$((TIMEOUTS + 1))
 	[ "$TIMEOUTS" -lt 3 ] || fatal "three lock calls timed out: does $server answer NLM?"
 }
 
-# A sleep without a process: guest process starts cost ~100 ms.
-mkdir -p "$work" && mkfifo "$work/never" && exec 7<>"$work/never"
-snooze() { read -r -t "$1" -u 7 || :; }
-
-# wait_line WORD FILE SECONDS: until a line of FILE starts with WORD
-wait_line() {
-	local end=$(( ${EPOCHREALTIME/./} + $3 * 1000000 )) l
-	while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
-		while read -r l; do [[ $l == "$1"* ]] && return 0; done <"$2"
-		snooze 0.05
-	done
-	return 1
-}
-
-# bg OUT CMD...: CMD in the background, its output in OUT, its pid in $!.
-# OUT is emptied here first: the child's own ">" would race our reading of
-# what an earlier command left there.
-bg() {
-	local out=$1
-	shift
-	: >"$out"
-	"$@" >"$out" 2>&1 7<&- &
-}
+snooze_setup
 
 # tval WORD FILE: the t= of the locktool line that starts with WORD
 tval() {
@@ -130,39 +88,9 @@ tval() {
 
 # ---- the two sides ----
 
-# srv CMD...: run CMD in the server's namespaces.  nsenter execs CMD, so a
-# background "${SRV_NS[@]}" CMD & has CMD's pid in $! (a function would not).
-srv() { "${SRV_NS[@]}" "$@"; }
-
 setup_namespaces() {
-	hostname klclient
 	printf '%s klserver\n%s klclient\n' $SRV $CLI >>/etc/hosts
-	ip link add kl-cli type veth peer name kl-srv &&
-		ip addr add $CLI/24 dev kl-cli && ip link set kl-cli up || fatal "veth pair"
-	# A process that holds the server's namespaces; the rest joins them.
-	unshare --net --mount --uts --propagation private sleep 100000 </dev/null >/dev/null 2>&1 &
-	holder=$!
-	local comm=
-	for _ in $(seq 100); do
-		read -r comm <"/proc/$holder/comm" 2>/dev/null
-		[ "$comm" = sleep ] && break
-		snooze 0.05
-	done
-	[ "$comm" = sleep ] || fatal "the server's namespaces"
-	SRV_NS=(nsenter -t "$holder" -n -m -u)
-	ip link set kl-srv netns "$holder" || fatal "veth into the server's namespace"
-	# Its own /run (rpcbind's socket, pid files) and /var/lib/nfs (statd's
-	# monitor list, exportfs's etab): nothing shared with the client's.
-	srv bash -c "hostname klserver && ip link set lo up &&
-		ip addr add $SRV/24 dev kl-srv && ip link set kl-srv up &&
-		mount -t tmpfs -o mode=0755 srvrun /run && mkdir /run/rpcbind &&
-		mount -t tmpfs -o mode=0755 srvnfs /var/lib/nfs &&
-		mkdir /var/lib/nfs/sm /var/lib/nfs/sm.bak /var/lib/nfs/v4recovery &&
-		touch /var/lib/nfs/etab /var/lib/nfs/rmtab &&
-		rpcbind && rpc.statd --no-notify" >"$work/srv-setup.log" 2>&1 ||
-		{ cat "$work/srv-setup.log"; fatal "the server's rpcbind and statd"; }
-	# The client, as a real one runs: rpcbind and statd (no nolock).
-	mkdir -p /run/rpcbind && rpcbind && rpc.statd --no-notify || fatal "the client's rpcbind and statd"
+	server_netns kl klclient klserver $CLI $SRV
 }
 
 # ---- the server under test ----
@@ -170,16 +98,9 @@ setup_namespaces() {
 start_usernfsd() {
 	local dbg=
 	[ -z "${USERNFSD_LOCK_DEBUG:-}" ] || dbg=--debug
-	rm -f "$work/pid"
-	"${SRV_NS[@]}" "$daemon" --foreground --exports "$work/exports" --state-dir "$state" \
-		--pidfile "$work/pid" --grace $GRACE "${daemon_args[@]}" $dbg >>"$log" 2>&1 7<&- &
-	dpid=$!
-	for _ in $(seq 100); do
-		[ -s "$work/pid" ] && return 0
-		kill -0 "$dpid" 2>/dev/null || break
-		snooze 0.1
-	done
-	fatal "usernfsd did not start"
+	srv_daemon "$work/pid" "$log" 10 --state-dir "$state" "${daemon_args[@]}" $dbg ||
+		fatal "usernfsd did not start"
+	dpid=$SRV_PID
 }
 
 start_knfsd() {
@@ -255,15 +176,9 @@ restart_server() {
 # ---- mounts ----
 
 # mount_nfs VERS PROTO: without nolock; no ports given, so the client asks
-# the server's rpcbind, as for NLM.  mount.nfs refuses vers=2, so that one
-# goes to the kernel directly (mount -i).
+# the server's rpcbind, as for NLM.
 mount_nfs() {
-	local o="vers=$1,proto=$2,mountproto=$2"
-	if [ "$1" = 2 ]; then
-		mount -i -t nfs -o "$o,mountvers=1,addr=$SRV,mountaddr=$SRV" $SRV:"$exp" "$mnt"
-	else
-		mount -t nfs -o "$o" $SRV:"$exp" "$mnt"
-	fi || { bad "mount vers=$1 proto=$2"; return 1; }
+	nfs_mount "$1" "$2" "$SRV:$exp" "$mnt" || { bad "mount vers=$1 proto=$2"; return 1; }
 	local m
 	m=$(grep " $mnt nfs " /proc/mounts)
 	[[ $m == *vers=$1,*proto=$2,* && $m != *nolock* && $m != *local_lock=[fpa]* ]] ||
@@ -417,7 +332,7 @@ split() {
 # the client reclaims the lock in the grace period, and afterwards a
 # server process cannot take it.
 crash_and_reclaim() {
-	local tag=$1 f=restart g=$work/r.out o=$work/o.out gpid t0 reclaimed=
+	local tag=$1 f=restart g=$work/r.out o=$work/o.out gpid t0
 	bg "$g" "${LTT[@]}" -h -1 -s 0 -l 10 setlk "$mnt/$f"
 	gpid=$!
 	wait_line locked "$g" 30 || { bad "$tag: the guest's lock" "$g"; kill "$gpid"; timed_out; return; }
@@ -426,23 +341,7 @@ crash_and_reclaim() {
 	expect 0 $? "$tag: the crash dropped the server's lock" "$o"
 	t0=${EPOCHREALTIME/./}
 	restart_server
-	for _ in $(seq 60); do
-		srv "${LTT[@]}" getlk "$exp/$f" >"$o" 2>&1
-		[ $? -eq 3 ] && { reclaimed=1; break; }
-		snooze 0.5
-	done
-	if [ -n "$reclaimed" ]; then
-		ok "$tag: the guest's lock is back on the server $(( (${EPOCHREALTIME/./} - t0) / 1000 )) ms after the restart: $(<"$o")"
-	else
-		bad "$tag: the guest's lock was not reclaimed within 30 s" "$o"
-	fi
-	if kill -0 "$gpid" 2>/dev/null && ! grep -q unlock "$g"; then
-		ok "$tag: the guest process still holds its lock"
-	else
-		bad "$tag: the guest process lost its lock" "$g"
-	fi
-	srv "${LTT[@]}" setlk "$exp/$f" >"$o" 2>&1
-	expect 3 $? "$tag: a server process cannot take the reclaimed lock" "$o"
+	check_reclaimed "$tag:" "$exp/$f" "$gpid" "$g" "$t0" 30
 	# A new lock in the grace period waits for its end (the client retries
 	# 5 s after each DENIED_GRACE_PERIOD).
 	"${LTT[@]}" -t $((GRACE + 30)) setlk "$mnt/$f-new" >"$o" 2>&1
