@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "dispatch.h"
+#include "beneath.h"
 #include "exports.h"
+#include "fh_build.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
