@@ -251,15 +251,3 @@ fh_decode(const uint8_t *in, size_t len, struct fh *out)
 		return decode_v2(in, out);
 	return decode_v1(in, len, out);
 }
-
-const char *
-fh_status_str(enum fh_status st)
-{
-	switch (st) {
-	case FH_OK: return "ok";
-	case FH_BADLEN: return "bad length";
-	case FH_BADVERSION: return "unknown version";
-	case FH_BADMAC: return "bad MAC";
-	}
-	return "?";
-}
