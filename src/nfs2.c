@@ -24,9 +24,7 @@
 #include "cookie2.h"
 #include "dispatch.h"
 #include "errmap.h"
-#include "exports.h"
 #include "fsops.h"
-#include "icache.h"
 #include "log.h"
 #include "nfs2.h"
 #include "nfs_prot.h"
@@ -135,7 +133,7 @@ fattr2_from_stat(const struct fs_ctx *ctx, const struct stat *st, fattr *fa)
 		fa->rdev = (u_int)NFS_FIFO_DEV;	/* what knfsd sends: marks FIFOs */
 	/* 512-byte units, as knfsd and the BSDs send and clients read them. */
 	fa->blocks = clamp32((uint64_t)st->st_blocks, UINT32_MAX);
-	fa->fsid = ctx->exp->id;
+	fa->fsid = fs_fsid(ctx);
 	fa->fileid = (u_int)st->st_ino;
 	time_to2(&st->st_atim, &fa->atime);
 	time_to2(&st->st_mtim, &fa->mtime);
@@ -256,7 +254,7 @@ diropres_fill(struct rpc_call *call, diropres *r, int err, struct fs_ctx *child,
 	diropokres *ok = &r->diropres_u.diropres;
 
 	if (err == 0)
-		err = set_fh2(&child->ent->fh, &ok->file);
+		err = set_fh2(fs_handle(child), &ok->file);
 	if (err == 0)
 		fattr2_from_stat(child, st, &ok->attributes);
 	r->status = st2(call, err);
@@ -597,7 +595,7 @@ static int
 readdir2(struct rpc_call *call, struct fs_ctx *dir, const nfscookie wire, size_t count,
     dirlist *out)
 {
-	const struct fh *dirfh = &dir->ent->fh;
+	const struct fh *dirfh = fs_handle(dir);
 	struct rd2_fill f = { .call = call, .dirfh = dirfh };
 	uint32_t cookie = (uint32_t)(uint8_t)wire[0] << 24 | (uint32_t)(uint8_t)wire[1] << 16 |
 	    (uint32_t)(uint8_t)wire[2] << 8 | (uint8_t)wire[3];

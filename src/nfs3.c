@@ -8,14 +8,11 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "compiler.h"
 #include "dispatch.h"
 #include "errmap.h"
-#include "exports.h"
 #include "fsops.h"
-#include "icache.h"
 #include "nfs2.h"
 #include "nfs3.h"
 #include "nfs3_prot.h"
@@ -60,8 +57,7 @@ fattr3_from_stat(const struct fs_ctx *ctx, const struct stat *st, fattr3 *fa)
 	fa->used = (uint64)st->st_blocks * 512;
 	fa->rdev.specdata1 = major(st->st_rdev);
 	fa->rdev.specdata2 = minor(st->st_rdev);
-	/* The export id, not st_dev: it must not change across reboots. */
-	fa->fsid = ctx->exp->id;
+	fa->fsid = fs_fsid(ctx);
 	fa->fileid = st->st_ino;
 	fa->atime.seconds = (uint32)st->st_atim.tv_sec;
 	fa->atime.nseconds = (uint32)st->st_atim.tv_nsec;
@@ -85,7 +81,7 @@ post_attr(struct fs_ctx *ctx, post_op_attr *pa)
 	struct stat st;
 
 	pa->attributes_follow = FALSE;
-	if (ctx->ent && fs_getattr(ctx, &st) == 0)
+	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0)
 		post_attr_stat(ctx, &st, pa);
 }
 
@@ -148,7 +144,7 @@ nfs3_lookup(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0)
 		err = fs_lookup(&dir, a->what.name, &child, &st);
 	if (err == 0)
-		err = set_fh3(call, &child.ent->fh, &r->LOOKUP3res_u.resok.object);
+		err = set_fh3(call, fs_handle(&child), &r->LOOKUP3res_u.resok.object);
 	r->status = st3(err);
 	if (err == 0) {
 		post_attr_stat(&child, &st, &r->LOOKUP3res_u.resok.obj_attributes);
@@ -171,7 +167,7 @@ nfs3_access(struct rpc_call *call, void *argp, void *resp)
 	int isdir, err = begin(call, &a->object, &ctx);
 
 	if (err == 0) {
-		isdir = ctx.ent->type == S_IFDIR;
+		isdir = fs_is_dir(&ctx);
 		if (a->access & ACCESS3_READ)
 			want |= ACC_READ;
 		if (a->access & (ACCESS3_MODIFY | ACCESS3_EXTEND | ACCESS3_DELETE))
@@ -306,7 +302,7 @@ wcc_pre(struct fs_ctx *ctx, pre_op_attr *pre)
 	struct stat st;
 
 	pre->attributes_follow = FALSE;
-	if (ctx->ent && fs_getattr(ctx, &st) == 0) {
+	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0) {
 		wcc_attr *w = &pre->pre_op_attr_u.attributes;
 		pre->attributes_follow = TRUE;
 		w->size = (uint64)st.st_size;
@@ -447,7 +443,7 @@ diropres_fill(struct rpc_call *call, const struct diropres *d, int err, struct f
 	post_attr(dir, &wcc->after);
 	if (err)
 		return;
-	if (set_fh3(call, &child->ent->fh, &d->obj->post_op_fh3_u.handle) == 0)
+	if (set_fh3(call, fs_handle(child), &d->obj->post_op_fh3_u.handle) == 0)
 		d->obj->handle_follows = TRUE;
 	post_attr_stat(child, st, d->obj_attributes);
 }
@@ -729,7 +725,7 @@ readdir_common(struct rpc_call *call, struct fs_ctx *dir, uint64_t cookie, size_
 	if (maxcount > cap)
 		maxcount = cap;
 	if (maxcount <= XDR_READDIR_OVERHEAD)
-		return EOVERFLOW;	/* -> TOOSMALL below */
+		return ETOOSMALL;
 	f.room = maxcount - XDR_READDIR_OVERHEAD;
 	f.dirroom = dircount ? dircount : maxcount;
 	f.tailp = &f.head;
@@ -737,20 +733,10 @@ readdir_common(struct rpc_call *call, struct fs_ctx *dir, uint64_t cookie, size_
 	if (err)
 		return err;
 	if (f.n == 0 && !eof)
-		return EOVERFLOW;
+		return ETOOSMALL;
 	*entries = f.head;
 	*eofp = eof;
 	return 0;
-}
-
-static nfsstat3
-readdir_status(int err)
-{
-	if (err == EOVERFLOW)
-		return NFS3ERR_TOOSMALL;
-	if (err == EINVAL)
-		return NFS3ERR_BAD_COOKIE;
-	return st3(err);
 }
 
 static void
@@ -765,7 +751,7 @@ nfs3_readdir(struct rpc_call *call, void *argp, void *resp)
 
 	if (err == 0)
 		err = readdir_common(call, &dir, a->cookie, a->count, 0, 0, &entries, &ok->reply.eof);
-	r->status = readdir_status(err);
+	r->status = st3(err);
 	if (err == 0) {
 		ok->reply.entries = entries;
 		/* Cookies are positions in the directory itself: they stay valid, so echo. */
@@ -790,7 +776,7 @@ nfs3_readdirplus(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0)
 		err = readdir_common(call, &dir, a->cookie, a->maxcount, a->dircount, 1,
 		    &entries, &ok->reply.eof);
-	r->status = readdir_status(err);
+	r->status = st3(err);
 	if (err == 0) {
 		ok->reply.entries = entries;
 		memcpy(ok->cookieverf, a->cookieverf, NFS3_COOKIEVERFSIZE);
@@ -867,9 +853,10 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 	r->status = st3(err);
 	if (err == 0) {
 		PATHCONF3resok *ok = &r->PATHCONF3res_u.resok;
-		long linkmax = fpathconf(ctx.ent->fd, _PC_LINK_MAX);
+		struct fs_pathconf pc;
 
-		ok->linkmax = linkmax > 0 ? (uint32)linkmax : 1;
+		fs_pathconf(&ctx, &pc);
+		ok->linkmax = pc.link_max > 0 ? (uint32)pc.link_max : 1;
 		ok->name_max = NFS3_MAXNAMLEN;
 		ok->no_trunc = TRUE;
 		ok->chown_restricted = TRUE;
