@@ -18,15 +18,10 @@
 #include "mount_prot.h"
 #include "mountd.h"
 #include "rmtab.h"
+#include "rpcproc.h"
 #include "transport.h"
 
 /* ---- procedures ---- */
-
-static void
-mnt_null(struct rpc_call *call, void *args, void *res)
-{
-	(void)call; (void)args; (void)res;
-}
 
 /* Logs a MNT and, when it succeeded, records it for DUMP. */
 static void
@@ -228,7 +223,7 @@ mnt2_pathconf(struct rpc_call *call, void *argp, void *resp)
 	{ name, XDRPROC(argx), args, XDRPROC(resx), res, fn, PROC_STATUS }
 
 static const struct rpc_proc mount3_procs[] = {
-	[MOUNTPROC3_NULL] = MPROC("NULL", xdr_void, 0, xdr_void, 0, mnt_null),
+	[MOUNTPROC3_NULL] = RPC_PROC_NULL("NULL"),
 	[MOUNTPROC3_MNT] = MPROC_MNT("MNT", xdr_dirpath, sizeof(dirpath), xdr_mountres3,
 	    sizeof(mountres3), mnt3_mnt),
 	[MOUNTPROC3_DUMP] = MPROC("DUMP", xdr_void, 0, xdr_mountlist, sizeof(mountlist), mnt_dump),
@@ -239,7 +234,7 @@ static const struct rpc_proc mount3_procs[] = {
 
 /* Versions 1 and 2 share these; EXPORTALL is EXPORT (RFC 1094 A.5.7). */
 #define MOUNT1_PROCS \
-	[MOUNTPROC_NULL] = MPROC("NULL", xdr_void, 0, xdr_void, 0, mnt_null), \
+	[MOUNTPROC_NULL] = RPC_PROC_NULL("NULL"), \
 	[MOUNTPROC_MNT] = MPROC_MNT("MNT", xdr_dirpath, sizeof(dirpath), xdr_fhstatus, \
 	    sizeof(fhstatus), mnt1_mnt), \
 	[MOUNTPROC_DUMP] = MPROC("DUMP", xdr_void, 0, xdr_mountlist, sizeof(mountlist), mnt_dump), \

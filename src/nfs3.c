@@ -16,6 +16,7 @@
 #include "nfs2.h"
 #include "nfs3.h"
 #include "nfs3_prot.h"
+#include "rpcproc.h"
 #include "transport.h"
 
 /* Encoded sizes, for fitting READDIR replies into the client's count. */
@@ -108,12 +109,6 @@ begin(struct rpc_call *call, const nfs_fh3 *h, struct fs_ctx *ctx)
 }
 
 /* ---- procedures ---- */
-
-static void
-nfs3_null(struct rpc_call *call, void *args, void *res)
-{
-	(void)call; (void)args; (void)res;
-}
 
 static void
 nfs3_getattr(struct rpc_call *call, void *argp, void *resp)
@@ -344,6 +339,8 @@ nfs3_setattr(struct rpc_call *call, void *argp, void *resp)
  * 1 MiB WRITE: fresh zero pages from mmap, faulted in one by one) only
  * for fs_write to copy it again.  Same bounds as the generated code.
  */
+typedef WRITE3args WRITE3args_inplace;
+
 static bool_t
 xdr_WRITE3args_inplace(XDR *x, WRITE3args *a)
 {
@@ -573,32 +570,23 @@ nfs3_mknod(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&dir);
 }
 
+/* REMOVE and RMDIR: RMDIR3args/res have exactly REMOVE3's shape. */
 static void
-remove_common(struct rpc_call *call, REMOVE3args *a, REMOVE3res *r, int rmdir)
+nfs3_remove(struct rpc_call *call, void *argp, void *resp)
 {
+	REMOVE3args *a = argp;
+	REMOVE3res *r = resp;
 	struct fs_ctx dir;
 	wcc_data *wcc = &r->REMOVE3res_u.resok.dir_wcc;	/* same place in resfail */
 	int err = begin(call, &a->object.dir, &dir);
 
 	wcc_pre(&dir, &wcc->before);
 	if (err == 0)
-		err = rmdir ? fs_rmdir(&dir, a->object.name) : fs_remove(&dir, a->object.name);
+		err = call->proc == NFSPROC3_RMDIR ? fs_rmdir(&dir, a->object.name)
+		    : fs_remove(&dir, a->object.name);
 	r->status = st3(err);
 	post_attr(&dir, &wcc->after);
 	fs_end(&dir);
-}
-
-static void
-nfs3_remove(struct rpc_call *call, void *argp, void *resp)
-{
-	remove_common(call, argp, resp, 0);
-}
-
-static void
-nfs3_rmdir(struct rpc_call *call, void *argp, void *resp)
-{
-	/* RMDIR3args/res have exactly REMOVE3's shape. */
-	remove_common(call, argp, resp, 1);
 }
 
 static void
@@ -642,12 +630,6 @@ nfs3_link(struct rpc_call *call, void *argp, void *resp)
 	post_attr(&dir, &w->linkdir_wcc.after);
 	fs_end(&dir);
 	fs_end(&file);
-}
-
-static uint32_t
-xdr_strlen(size_t n)
-{
-	return (uint32_t)((n + 3) & ~(size_t)3);
 }
 
 struct rd_fill {
@@ -869,47 +851,30 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&ctx);
 }
 
-#define PROC(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_STATUS }
-/* Reads and lists that may wait on the disk. */
-#define PROC_IO(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_BULK | PROC_STATUS }
-/*
- * Not idempotent: a retransmission must not run twice. Each changes the
- * file system, so on a sync export it waits for the disk before replying.
- */
-#define PROC_ONCE(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS }
-
 static const struct rpc_proc nfs3_procs[] = {
-	[NFSPROC3_NULL] = { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs3_null, 0 },
-	[NFSPROC3_GETATTR] = PROC("GETATTR", GETATTR3args, GETATTR3res, nfs3_getattr),
-	[NFSPROC3_SETATTR] = PROC_ONCE("SETATTR", SETATTR3args, SETATTR3res, nfs3_setattr),
-	[NFSPROC3_LOOKUP] = PROC("LOOKUP", LOOKUP3args, LOOKUP3res, nfs3_lookup),
-	[NFSPROC3_ACCESS] = PROC("ACCESS", ACCESS3args, ACCESS3res, nfs3_access),
-	[NFSPROC3_READLINK] = PROC("READLINK", READLINK3args, READLINK3res, nfs3_readlink),
-	[NFSPROC3_READ] = PROC_IO("READ", READ3args, READ3res, nfs3_read),
-	[NFSPROC3_WRITE] = { "WRITE", XDRPROC(xdr_WRITE3args_inplace), sizeof(WRITE3args),
-	    XDRPROC(xdr_WRITE3res), sizeof(WRITE3res), nfs3_write,
-	    PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS },
-	[NFSPROC3_CREATE] = PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
-	[NFSPROC3_MKDIR] = PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
-	[NFSPROC3_SYMLINK] = PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),
-	[NFSPROC3_MKNOD] = PROC_ONCE("MKNOD", MKNOD3args, MKNOD3res, nfs3_mknod),
-	[NFSPROC3_REMOVE] = PROC_ONCE("REMOVE", REMOVE3args, REMOVE3res, nfs3_remove),
-	[NFSPROC3_RMDIR] = PROC_ONCE("RMDIR", RMDIR3args, RMDIR3res, nfs3_rmdir),
-	[NFSPROC3_RENAME] = PROC_ONCE("RENAME", RENAME3args, RENAME3res, nfs3_rename),
-	[NFSPROC3_LINK] = PROC_ONCE("LINK", LINK3args, LINK3res, nfs3_link),
-	[NFSPROC3_READDIR] = PROC_IO("READDIR", READDIR3args, READDIR3res, nfs3_readdir),
-	[NFSPROC3_READDIRPLUS] = PROC_IO("READDIRPLUS", READDIRPLUS3args, READDIRPLUS3res,
+	[NFSPROC3_NULL] = RPC_PROC_NULL("NULL"),
+	[NFSPROC3_GETATTR] = NFS_PROC("GETATTR", GETATTR3args, GETATTR3res, nfs3_getattr),
+	[NFSPROC3_SETATTR] = NFS_PROC_ONCE("SETATTR", SETATTR3args, SETATTR3res, nfs3_setattr),
+	[NFSPROC3_LOOKUP] = NFS_PROC("LOOKUP", LOOKUP3args, LOOKUP3res, nfs3_lookup),
+	[NFSPROC3_ACCESS] = NFS_PROC("ACCESS", ACCESS3args, ACCESS3res, nfs3_access),
+	[NFSPROC3_READLINK] = NFS_PROC("READLINK", READLINK3args, READLINK3res, nfs3_readlink),
+	[NFSPROC3_READ] = NFS_PROC_IO("READ", READ3args, READ3res, nfs3_read),
+	[NFSPROC3_WRITE] = NFS_PROC_ONCE("WRITE", WRITE3args_inplace, WRITE3res, nfs3_write),
+	[NFSPROC3_CREATE] = NFS_PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
+	[NFSPROC3_MKDIR] = NFS_PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
+	[NFSPROC3_SYMLINK] = NFS_PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),
+	[NFSPROC3_MKNOD] = NFS_PROC_ONCE("MKNOD", MKNOD3args, MKNOD3res, nfs3_mknod),
+	[NFSPROC3_REMOVE] = NFS_PROC_ONCE("REMOVE", REMOVE3args, REMOVE3res, nfs3_remove),
+	[NFSPROC3_RMDIR] = NFS_PROC_ONCE("RMDIR", RMDIR3args, RMDIR3res, nfs3_remove),
+	[NFSPROC3_RENAME] = NFS_PROC_ONCE("RENAME", RENAME3args, RENAME3res, nfs3_rename),
+	[NFSPROC3_LINK] = NFS_PROC_ONCE("LINK", LINK3args, LINK3res, nfs3_link),
+	[NFSPROC3_READDIR] = NFS_PROC_IO("READDIR", READDIR3args, READDIR3res, nfs3_readdir),
+	[NFSPROC3_READDIRPLUS] = NFS_PROC_IO("READDIRPLUS", READDIRPLUS3args, READDIRPLUS3res,
 	    nfs3_readdirplus),
-	[NFSPROC3_FSSTAT] = PROC("FSSTAT", FSSTAT3args, FSSTAT3res, nfs3_fsstat),
-	[NFSPROC3_FSINFO] = PROC("FSINFO", FSINFO3args, FSINFO3res, nfs3_fsinfo),
-	[NFSPROC3_PATHCONF] = PROC("PATHCONF", PATHCONF3args, PATHCONF3res, nfs3_pathconf),
-	[NFSPROC3_COMMIT] = PROC_IO("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
+	[NFSPROC3_FSSTAT] = NFS_PROC("FSSTAT", FSSTAT3args, FSSTAT3res, nfs3_fsstat),
+	[NFSPROC3_FSINFO] = NFS_PROC("FSINFO", FSINFO3args, FSINFO3res, nfs3_fsinfo),
+	[NFSPROC3_PATHCONF] = NFS_PROC("PATHCONF", PATHCONF3args, PATHCONF3res, nfs3_pathconf),
+	[NFSPROC3_COMMIT] = NFS_PROC_IO("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
 };
 
 /* The NFS program: version 2 (nfs2.c) and version 3, sharing one file-system layer. */

@@ -29,6 +29,7 @@
 #include "nlm_prot.h"
 #include "nsm.h"
 #include "rpcclient.h"
+#include "rpcproc.h"
 #include "sockaddr.h"
 #include "sm_inter_prot.h"
 #include "tasks.h"
@@ -228,14 +229,6 @@ static int
 is_v4(const struct rpc_call *call)
 {
 	return call->vers == 4;
-}
-
-static void
-nlmsvc_null(struct rpc_call *call, void *argp, void *resp)
-{
-	(void)call;
-	(void)argp;
-	(void)resp;
 }
 
 static void
@@ -653,12 +646,11 @@ nlm_grant_sender(void)
 
 /* ---- the tables ---- */
 
+/* The result has a status after the cookie, which statistics count. */
 #define NLMPROC(name, argt, rest, fn, flags) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  (flags) | PROC_STATUS_COOKIE }
-#define NLMVOID(name, argt, fn, flags) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_void), 0, fn, flags }
-#define NLMNULL { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nlmsvc_null, 0 }
+	RPC_PROC(name, argt, rest, fn, (flags) | PROC_STATUS_COOKIE)
+#define NLMVOID RPC_PROC_NORES
+#define NLMNULL RPC_PROC_NULL("NULL")
 
 /*
  * Versions 1 and 3 (with the share procedures). Calls that change lock
