@@ -54,6 +54,12 @@ int fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted);
 /* May the caller's identity access ctx's object with mode (R_OK...)? */
 int fs_may(struct fs_ctx *ctx, int mode);
 int fs_statfs(struct fs_ctx *ctx, struct statvfs *sv);
+/*
+ * NLM: may the caller lock ctx's file? ESTALE once it is deleted; to take
+ * a lock or share (take), it must own the file or be able to read it, as
+ * knfsd's NFSD_MAY_LOCK asks. What was taken can always be given back.
+ */
+int fs_lock_access(struct fs_ctx *ctx, int take);
 
 struct fs_dirent {
 	const char *name;

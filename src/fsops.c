@@ -351,6 +351,18 @@ fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted)
 }
 
 int
+fs_lock_access(struct fs_ctx *ctx, int take)
+{
+	struct stat st;
+	/* A cached handle of a file removed since: stale, as GETATTR says. */
+	int err = fs_getattr(ctx, &st);
+
+	if (err == 0 && take && st.st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
+		err = EACCES;
+	return err;
+}
+
+int
 fs_statfs(struct fs_ctx *ctx, struct statvfs *sv)
 {
 	return fstatvfs(ctx->ent->fd, sv) < 0 ? errno : 0;

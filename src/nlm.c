@@ -118,7 +118,6 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
     int take)
 {
 	struct rpc_req *req = call->req;
-	struct stat st;
 	int err;
 
 	memset(r, 0, sizeof(*r));
@@ -138,11 +137,8 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
 	r->fh = l->fh.n_bytes;
 	r->fhlen = l->fh.n_len;
 	err = fs_begin(call, l->fh.n_bytes, l->fh.n_len, ctx);
-	/* A cached handle of a file removed since: stale, as GETATTR says. */
 	if (err == 0)
-		err = fs_getattr(ctx, &st);
-	if (err == 0 && take && st.st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
-		err = EACCES;
+		err = fs_lock_access(ctx, take);
 	return err ? errno_to_nlm4(err) : NLM4_GRANTED;
 }
 
