@@ -1,4 +1,7 @@
-/* File handle encoding, decoding and MAC; pure functions apart from the key file. */
+/*
+ * File handle encoding, decoding and MAC; pure functions apart from the key
+ * file. Building a handle for an object on disk is fh_build.c's.
+ */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,10 @@
-/* Protocol-neutral file-system operations on resolved objects. */
+/*
+ * Protocol-neutral file-system operations on resolved objects, the reading
+ * half (fsops_write.c has the modifying one): handle resolution and the
+ * access gate's users, attributes, LOOKUP, READ, READDIR with its parked
+ * cursors, pathconf and statfs, what a protocol may know of an object
+ * (fs_handle, fs_fsid), and MOUNT's path resolution.
+ */
 #include "config.h"
 
 #include <errno.h>

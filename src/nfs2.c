@@ -13,6 +13,7 @@
  *    server's clock" (Sun's convention, which knfsd and Linux follow);
  *  - 32-bit directory cookies, translated by cookie2.c;
  *  - ROOT and WRITECACHE are obsolete and answered as no-ops, like knfsd.
+ * The table's macros are rpcproc.h's, shared with nfs3.c.
  */
 #include "config.h"
 

@@ -1,7 +1,9 @@
 /*
- * NFSv3 procedures. Each handler resolves its handles through fsops, does
- * the work there, and fills the rpcgen result structure; memory for results
- * comes from the call's arena and is released after the reply is sent.
+ * NFSv3 procedures (RFC 1813). Each handler resolves its handles through
+ * fsops, does the work there, and fills the rpcgen result structure; no
+ * system call on a file and no errno-to-status rule of its own (errmap.c)
+ * here. Memory for results comes from the call's arena and is released
+ * after the reply is sent. The table's macros are rpcproc.h's.
  */
 #include "config.h"
 
