@@ -30,23 +30,6 @@
 
 /* ---- options ---- */
 
-/* uid and gid values: (uid_t)-1 means "unchanged" to the kernel, so refuse it. */
-int
-parse_id(const char *v, unsigned *out)
-{
-	char *end;
-	unsigned long n;
-
-	if (*v == '\0' || !isdigit((unsigned char)*v))
-		return -1;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (errno || *end || n > UINT32_MAX - 1)
-		return -1;
-	*out = (unsigned)n;
-	return 0;
-}
-
 static int
 parse_u32(const char *v, uint32_t *out)
 {
@@ -60,6 +43,18 @@ parse_u32(const char *v, uint32_t *out)
 	if (errno || *end || n > UINT32_MAX)
 		return -1;
 	*out = (uint32_t)n;
+	return 0;
+}
+
+/* uid and gid values: (uid_t)-1 means "unchanged" to the kernel, so refuse it. */
+int
+parse_id(const char *v, unsigned *out)
+{
+	uint32_t n;
+
+	if (parse_u32(v, &n) < 0 || n == UINT32_MAX)
+		return -1;
+	*out = n;
 	return 0;
 }
 
