@@ -10,5 +10,8 @@
 #define MOUNT_PROGRAM_NUMBER 100005
 extern const struct rpc_program mount_program;
 
+/* MOUNT's start-up: loads the list of mounts DUMP reports (rmtab.c) from STATEDIR. */
+void mountd_init(const char *statedir);
+
 
 #endif

@@ -35,7 +35,6 @@
 #include "log.h"
 #include "metrics_http.h"
 #include "mountd.h"
-#include "rmtab.h"
 #include "nfs3.h"
 #include "nlm.h"
 #include "nsm.h"
@@ -488,7 +487,7 @@ daemon_run(const struct daemon_opts *o)
 	exports_install(t);
 	nofile = raise_fd_limit();
 	icache_init(icache_capacity(nofile));
-	rmtab_init(o->statedir);
+	mountd_init(o->statedir);
 	tune_malloc();
 
 	ls.ports[ls.nports++] = o->nfs_port;

@@ -21,6 +21,12 @@
 #include "rpcproc.h"
 #include "transport.h"
 
+void
+mountd_init(const char *statedir)
+{
+	rmtab_init(statedir);
+}
+
 /* ---- procedures ---- */
 
 /* Logs a MNT and, when it succeeded, records it for DUMP. */
