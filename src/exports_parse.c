@@ -10,10 +10,6 @@
 #include "config.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <netdb.h>
@@ -23,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "exports.h"

@@ -1,26 +1,10 @@
 /*
  * Printing an export table back as a valid exports(5) file (usernfsctl
- * exports, usernfsd --check).
+ * exports, usernfsd --check-exports and --share).
  */
 #include "config.h"
 
-#include <arpa/inet.h>
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <limits.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
+#include <stdio.h>
 
 #include "exports.h"
 #include "log.h"
