@@ -26,8 +26,6 @@ struct creds_state {
 };
 
 void creds_init(struct creds_state *st);
-/* True when the process may switch identities (it runs as root). */
-int creds_switching(void);
 void creds_squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out);
 /* Makes the calling thread act as c for file-system access. 0 or -1. */
 int creds_apply(struct creds_state *st, const struct eff_cred *c);

@@ -1,4 +1,8 @@
-/* errno to NFS status: the one table every protocol version uses. */
+/*
+ * errno to NFS status: the one table every protocol version uses, and the
+ * only place an errno value becomes a status. The fs layer says what only
+ * NFS can name with the codes of our own below (10001 and up).
+ */
 #ifndef USERNFSD_ERRMAP_H
 #define USERNFSD_ERRMAP_H
 
@@ -12,6 +16,10 @@
 #define EBADTYPE 10003
 /* The object has no handle in NFSv2's 32 bytes (its kernel handle is too long). */
 #define ENOFH2 10004
+/* READDIR: a cookie this directory never gave out. */
+#define EBADCOOKIE 10005
+/* READDIR: the reply the client allows cannot hold even one entry. */
+#define ETOOSMALL 10006
 
 /*
  * NFSv2 statuses beyond RFC 1094's list. Sun's own server cast errno into

@@ -78,6 +78,5 @@ size_t fh_encode_v2(const struct fh *fh, uint8_t out[FH2_LEN]);
  * handle, anything else must be a v3 (version 1) handle.
  */
 enum fh_status fh_decode(const uint8_t *in, size_t len, struct fh *out);
-const char *fh_status_str(enum fh_status st);
 
 #endif

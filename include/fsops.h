@@ -1,10 +1,12 @@
 /*
  * File-system operations shared by every protocol version: handle
  * resolution, export access checks, credentials, and the work itself.
- * Protocol modules (nfs3.c, nfs2.c, mountd.c) only decode, call these
- * and encode; every call that names a handle passes access.h's gate
- * first. Every function returns 0 or an errno value; errmap.c turns that
- * into the version's status code.
+ * The protocol rooms (nfs3.c, nfs2.c, mountd.c, nlm.c) only decode, call
+ * these and encode: no system call on a file and no look inside an inode
+ * cache entry or an export there. Every call that names a handle passes
+ * access.h's gate first. Every function returns 0 or an errno value (or
+ * one of errmap.h's own codes); errmap.c turns that into the version's
+ * status code. Reading is here (fsops.c), modifying in fsops_write.c.
  */
 #ifndef USERNFSD_FSOPS_H
 #define USERNFSD_FSOPS_H
@@ -23,11 +25,22 @@
 struct inode_ent;
 
 int fs_readonly(const struct fs_ctx *ctx);
+
+/* Whether fs_begin (or fs_lookup...) resolved ctx to an object. */
+int fs_resolved(const struct fs_ctx *ctx);
+/* The full handle of ctx's object, for the protocol to encode. */
+const struct fh *fs_handle(const struct fs_ctx *ctx);
+/* The file system id clients see in attributes: the export id. */
+uint32_t fs_fsid(const struct fs_ctx *ctx);
+int fs_is_dir(const struct fs_ctx *ctx);
+
+/* POSIX limits of a file system; -1 for each that has none. */
+struct fs_pathconf {
+	long link_max, max_canon, max_input, name_max, path_max, pipe_buf;
+};
+void fs_pathconf(const struct fs_ctx *ctx, struct fs_pathconf *pc);
+
 /* Attributes of ctx's object; ESTALE (and forgotten) once it is deleted. */
-
-/* Encodes the handle of ctx's object (or of ent) into buf; returns its length or 0. */
-size_t fs_handle(const struct fs_ctx *ctx, const struct inode_ent *ent, uint8_t *buf, size_t len);
-
 int fs_getattr(struct fs_ctx *ctx, struct stat *st);
 /* child is a new fs_ctx sharing ctx's export, client and credentials. */
 int fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st);
@@ -41,6 +54,12 @@ int fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted);
 /* May the caller's identity access ctx's object with mode (R_OK...)? */
 int fs_may(struct fs_ctx *ctx, int mode);
 int fs_statfs(struct fs_ctx *ctx, struct statvfs *sv);
+/*
+ * NLM: may the caller lock ctx's file? ESTALE once it is deleted; to take
+ * a lock or share (take), it must own the file or be able to read it, as
+ * knfsd's NFSD_MAY_LOCK asks. What was taken can always be given back.
+ */
+int fs_lock_access(struct fs_ctx *ctx, int take);
 
 struct fs_dirent {
 	const char *name;
@@ -106,7 +125,12 @@ int fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name);
 
 /* MOUNT: the handle for path, checking the client against the export. */
 int fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh);
+/* The same, encoded as a v3 handle (*fhlen: room in, length out)... */
 int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen);
+/* ... or as a 32-byte v2 handle (ENOFH2 when the object has none). */
+int fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN]);
+/* MOUNT v2 PATHCONF: path's limits, after the same checks as a mount. */
+int fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *pc);
 
 /* Housekeeping from the main loop. */
 void fs_tick(void);

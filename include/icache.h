@@ -8,11 +8,15 @@
  * number and checking the candidate's kernel handle or generation. Either
  * way a handle survives daemon restarts and renames of the object or its
  * ancestors.
+ *
+ * src/icache.c holds the table; src/beneath.c resolves misses;
+ * src/fh_build.c builds handles; src/fdcache.c keeps the data descriptors.
  */
 #ifndef USERNFSD_ICACHE_H
 #define USERNFSD_ICACHE_H
 
 #include <stdint.h>
+#include <sys/queue.h>
 #include <sys/stat.h>
 
 #include "fh.h"
@@ -39,7 +43,7 @@ struct inode_ent {
 	/* cache internals */
 	struct inode_ent *hnext;
 	struct inode_ent *inext;	/* chain of the inode-number index */
-	struct inode_ent *lru_prev, *lru_next;
+	TAILQ_ENTRY(inode_ent) lru;
 	unsigned refs;
 	int detached;		/* forgotten: freed by the last icache_put */
 };
@@ -59,10 +63,6 @@ int icache_enter(const struct export *exp, int dirfd, const char *name, struct i
 void icache_put(struct inode_ent *e);
 /* Another reference to an entry already held. */
 void icache_ref(struct inode_ent *e);
-/* openat2 confined beneath dirfd: no symlinks, no mount crossing, no escape. */
-int openat_beneath(int dirfd, const char *path, int flags);
-/* The same by a walk of openat(O_NOFOLLOW) calls, where openat2 is missing. */
-int openat_beneath_walk(int dirfd, const char *path, int flags);
 /* Forget an object the server knows is gone. */
 void icache_forget(struct inode_ent *e);
 /*
@@ -101,17 +101,5 @@ unsigned icache_wb_failures(void);
 void icache_sweep(void);
 /* Entries in the cache now (statistics). */
 unsigned icache_entries(void);
-
-/*
- * Attributes and handle (no cache entry) of name under dirfd, "" for dirfd
- * itself, with one statx(): EXDEV for an object on another file system.
- */
-int fh_stat_for_name(const struct export *exp, int dirfd, const char *name, struct stat *st,
-    struct fh *out);
-/* The same for a directory entry whose inode number (d_ino) is known: cheaper when cached. */
-int fh_stat_for_dirent(const struct export *exp, int dirfd, const char *name, uint64_t ino,
-    struct stat *st, struct fh *out);
-/* The generation we use: derived from the birth time where the fs has one. */
-uint32_t gen_from_statx_btime(int64_t sec, uint32_t nsec);
 
 #endif

@@ -10,9 +10,8 @@
 #define MOUNT_PROGRAM_NUMBER 100005
 extern const struct rpc_program mount_program;
 
-/* Loads the list of mounts (for DUMP) from STATEDIR/rmtab. */
+/* MOUNT's start-up: loads the list of mounts DUMP reports (rmtab.c) from STATEDIR. */
 void mountd_init(const char *statedir);
-/* Calls fn for each mount recorded (host, path), under the list's lock. */
-void mountd_foreach(void (*fn)(void *arg, const char *host, const char *path), void *arg);
+
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "clients.h"
-#include "mountd.h"
+#include "rmtab.h"
 #include "sockaddr.h"
 
 #define WAYS 4				/* entries per bucket */
@@ -232,7 +232,7 @@ clients_print(FILE *out, int json)
 	time_t now = time(NULL);
 	size_t printed = n;
 
-	mountd_foreach(collect_mount, &m);
+	rmtab_foreach(collect_mount, &m);
 	if (json)
 		fputs("{\"clients\":[", out);
 	else

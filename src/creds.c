@@ -24,12 +24,6 @@ creds_init(struct creds_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
-int
-creds_switching(void)
-{
-	return is_root();
-}
-
 void
 creds_squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out)
 {

@@ -1,4 +1,7 @@
-/* File handle encoding, decoding and MAC; pure functions apart from the key file. */
+/*
+ * File handle encoding, decoding and MAC; pure functions apart from the key
+ * file. Building a handle for an object on disk is fh_build.c's.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -250,16 +253,4 @@ fh_decode(const uint8_t *in, size_t len, struct fh *out)
 	if (len == FH2_LEN && in[0] == FH_VERSION_V2)
 		return decode_v2(in, out);
 	return decode_v1(in, len, out);
-}
-
-const char *
-fh_status_str(enum fh_status st)
-{
-	switch (st) {
-	case FH_OK: return "ok";
-	case FH_BADLEN: return "bad length";
-	case FH_BADVERSION: return "unknown version";
-	case FH_BADMAC: return "bad MAC";
-	}
-	return "?";
 }

@@ -1,4 +1,10 @@
-/* Protocol-neutral file-system operations on resolved objects. */
+/*
+ * Protocol-neutral file-system operations on resolved objects, the reading
+ * half (fsops_write.c has the modifying one): handle resolution and the
+ * access gate's users, attributes, LOOKUP, READ, READDIR with its parked
+ * cursors, pathconf and statfs, what a protocol may know of an object
+ * (fs_handle, fs_fsid), and MOUNT's path resolution.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -12,7 +18,9 @@
 #include <unistd.h>
 
 #include "dispatch.h"
+#include "beneath.h"
 #include "exports.h"
+#include "fh_build.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
@@ -29,11 +37,49 @@ fs_readonly(const struct fs_ctx *ctx)
 	return (ctx->client->opts.flags & EXP_RO) != 0;
 }
 
-size_t
-fs_handle(const struct fs_ctx *ctx, const struct inode_ent *ent, uint8_t *buf, size_t len)
+/* ---- what a protocol may know of a resolved object ---- */
+
+int
+fs_resolved(const struct fs_ctx *ctx)
 {
-	(void)ctx;
-	return fh_encode(&ent->fh, buf, len);
+	return ctx->ent != NULL;
+}
+
+const struct fh *
+fs_handle(const struct fs_ctx *ctx)
+{
+	return &ctx->ent->fh;
+}
+
+uint32_t
+fs_fsid(const struct fs_ctx *ctx)
+{
+	/* The export id, not st_dev: it must not change across reboots. */
+	return ctx->exp->id;
+}
+
+int
+fs_is_dir(const struct fs_ctx *ctx)
+{
+	return ctx->ent->type == S_IFDIR;
+}
+
+/* The limits of the file system fd is on; -1 for each that has none. */
+static void
+pathconf_of(int fd, struct fs_pathconf *pc)
+{
+	pc->link_max = fpathconf(fd, _PC_LINK_MAX);
+	pc->max_canon = fpathconf(fd, _PC_MAX_CANON);
+	pc->max_input = fpathconf(fd, _PC_MAX_INPUT);
+	pc->name_max = fpathconf(fd, _PC_NAME_MAX);
+	pc->path_max = fpathconf(fd, _PC_PATH_MAX);
+	pc->pipe_buf = fpathconf(fd, _PC_PIPE_BUF);
+}
+
+void
+fs_pathconf(const struct fs_ctx *ctx, struct fs_pathconf *pc)
+{
+	pathconf_of(ctx->ent->fd, pc);
 }
 
 /* ---- attributes ---- */
@@ -311,6 +357,18 @@ fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted)
 }
 
 int
+fs_lock_access(struct fs_ctx *ctx, int take)
+{
+	struct stat st;
+	/* A cached handle of a file removed since: stale, as GETATTR says. */
+	int err = fs_getattr(ctx, &st);
+
+	if (err == 0 && take && st.st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
+		err = EACCES;
+	return err;
+}
+
+int
 fs_statfs(struct fs_ctx *ctx, struct statvfs *sv)
 {
 	return fstatvfs(ctx->ent->fd, sv) < 0 ? errno : 0;
@@ -433,7 +491,7 @@ cursor_open(struct fs_ctx *dir, uint64_t cookie, struct dircursor **out)
 	}
 	if (cookie != 0 && lseek(c->fd, (off_t)cookie, SEEK_SET) < 0) {
 		cursor_free(c);
-		return EINVAL;	/* a cookie this directory never gave out */
+		return EBADCOOKIE;	/* a cookie this directory never gave out */
 	}
 	c->export_id = dir->ent->fh.export_id;
 	c->ino = dir->ent->fh.ino;
@@ -574,6 +632,35 @@ fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
 		return err;
 	}
 	close(fd);
+	return 0;
+}
+
+int
+fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN])
+{
+	struct fh fh;
+	int err = fs_mount_fh(call, path, &fh);
+
+	if (err)
+		return err;
+	return fh_encode_v2(&fh, fhbuf) == FH2_LEN ? 0 : ENOFH2;
+}
+
+int
+fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *pc)
+{
+	const struct export *exp;
+	const char *rest;
+	struct fh fh;
+	int err = fs_mount_fh(call, path, &fh);
+
+	if (err)
+		return err;
+	exp = exports_find_path(call->exports, path, &rest);
+	if (exp == NULL)
+		return ENOENT;
+	/* Mount points are not crossed, so the export root's file system is the path's. */
+	pathconf_of(exp->rootfd, pc);
 	return 0;
 }
 

@@ -1,15 +1,11 @@
 /*
- * MOUNT: hands out root handles after checking the client against the
- * exports, and keeps the list of mounts that DUMP reports (also saved in
- * the state directory, so showmount -a survives a restart).
+ * MOUNT v1, v2 and v3: hands out root handles after checking the client
+ * against the exports (fsops), lists the exports, and answers DUMP from
+ * the list of mounts rmtab.c keeps.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,120 +13,21 @@
 #include "dispatch.h"
 #include "errmap.h"
 #include "exports.h"
-#include "fh.h"
 #include "fsops.h"
 #include "log.h"
 #include "mount_prot.h"
 #include "mountd.h"
+#include "rmtab.h"
+#include "rpcproc.h"
 #include "transport.h"
-
-#define MAX_MOUNT_ENTRIES 4096
-
-struct mount_entry {
-	char host[64];
-	char path[MNTPATHLEN + 1];
-};
-
-static pthread_mutex_t mlock = PTHREAD_MUTEX_INITIALIZER;
-static struct mount_entry *mounts;
-static size_t nmounts;
-static char rmtab_path[4096];
-
-static void
-rmtab_save_locked(void)
-{
-	char tmp[4200];
-	FILE *f;
-
-	if (rmtab_path[0] == '\0')
-		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", rmtab_path);
-	f = fopen(tmp, "we");
-	if (f == NULL) {
-		log_warn("%s", tmp);
-		return;
-	}
-	for (size_t i = 0; i < nmounts; i++)
-		fprintf(f, "%s:%s\n", mounts[i].host, mounts[i].path);
-	if (fclose(f) != 0 || rename(tmp, rmtab_path) < 0)
-		log_warn("%s", rmtab_path);
-}
-
-static void
-add_mount_locked(const char *host, const char *path)
-{
-	struct mount_entry *n;
-
-	for (size_t i = 0; i < nmounts; i++)
-		if (strcmp(mounts[i].host, host) == 0 && strcmp(mounts[i].path, path) == 0)
-			return;
-	if (nmounts >= MAX_MOUNT_ENTRIES)
-		return;		/* DUMP is advisory; never let it grow without bound */
-	n = realloc(mounts, (nmounts + 1) * sizeof(*n));
-	if (n == NULL)
-		return;
-	mounts = n;
-	snprintf(mounts[nmounts].host, sizeof(mounts[nmounts].host), "%s", host);
-	snprintf(mounts[nmounts].path, sizeof(mounts[nmounts].path), "%s", path);
-	nmounts++;
-}
 
 void
 mountd_init(const char *statedir)
 {
-	char line[MNTPATHLEN + 128];
-	FILE *f;
-
-	snprintf(rmtab_path, sizeof(rmtab_path), "%s/rmtab", statedir);
-	f = fopen(rmtab_path, "re");
-	if (f == NULL)
-		return;
-	pthread_mutex_lock(&mlock);
-	while (fgets(line, sizeof(line), f)) {
-		/* host:path, where the host may be an IPv6 address full of colons */
-		char *colon = strstr(line, ":/");
-		line[strcspn(line, "\n")] = '\0';
-		if (colon == NULL)
-			continue;
-		*colon = '\0';
-		add_mount_locked(line, colon + 1);
-	}
-	pthread_mutex_unlock(&mlock);
-	fclose(f);
-}
-
-static void
-remove_mounts(const char *host, const char *path)
-{
-	size_t k = 0;
-
-	pthread_mutex_lock(&mlock);
-	for (size_t i = 0; i < nmounts; i++)
-		if (strcmp(mounts[i].host, host) != 0 || (path && strcmp(mounts[i].path, path) != 0))
-			mounts[k++] = mounts[i];
-	if (k != nmounts) {
-		nmounts = k;
-		rmtab_save_locked();
-	}
-	pthread_mutex_unlock(&mlock);
-}
-
-void
-mountd_foreach(void (*fn)(void *arg, const char *host, const char *path), void *arg)
-{
-	pthread_mutex_lock(&mlock);
-	for (size_t i = 0; i < nmounts; i++)
-		fn(arg, mounts[i].host, mounts[i].path);
-	pthread_mutex_unlock(&mlock);
+	rmtab_init(statedir);
 }
 
 /* ---- procedures ---- */
-
-static void
-mnt_null(struct rpc_call *call, void *args, void *res)
-{
-	(void)call; (void)args; (void)res;
-}
 
 /* Logs a MNT and, when it succeeded, records it for DUMP. */
 static void
@@ -145,10 +42,7 @@ mount_record(struct rpc_call *call, const char *path, int err)
 		return;
 	}
 	log_info("%s: mounted %s (v%u)", host, path, call->vers);
-	pthread_mutex_lock(&mlock);
-	add_mount_locked(host, path);
-	rmtab_save_locked();
-	pthread_mutex_unlock(&mlock);
+	rmtab_add(host, path);
 }
 
 static void
@@ -173,52 +67,56 @@ mnt3_mnt(struct rpc_call *call, void *argp, void *resp)
 	r->mountres3_u.mountinfo.auth_flavors.auth_flavors_len = 1;
 }
 
-/*
- * MOUNT v1/v2: the same checks, answered with a 32-byte NFSv2 handle.
- * fs_mount hands out the v3 encoding; it is decoded (our own MAC, so it
- * verifies) and re-encoded in the v2 layout.
- */
+/* MOUNT v1/v2: the same checks, answered with a 32-byte NFSv2 handle. */
 static void
 mnt1_mnt(struct rpc_call *call, void *argp, void *resp)
 {
 	dirpath *path = argp;
 	fhstatus *r = resp;
-	uint8_t buf[FH3_MAXLEN];
-	size_t len = sizeof(buf);
-	struct fh fh;
-	int err = fs_mount(call, *path, buf, &len);
+	int err = fs_mount_v2(call, *path, (uint8_t *)r->fhstatus_u.fhs_fhandle);
 
-	if (err == 0 && fh_decode(buf, len, &fh) != FH_OK)
-		err = EIO;
-	if (err == 0 && fh_encode_v2(&fh, (uint8_t *)r->fhstatus_u.fhs_fhandle) != FH2_LEN)
-		err = ENOFH2;
 	/* The status is an errno value, in the numbering NFSv2 statuses use. */
 	r->fhs_status = (u_int)errno_to_mnt1(err);
 	mount_record(call, *path, err);
 }
 
+struct dump_fill {
+	struct rpc_call *call;
+	mountlist *tail;
+	int full;
+};
+
+static void
+dump_one(void *arg, const char *host, const char *path)
+{
+	struct dump_fill *f = arg;
+	struct mountbody *b;
+	char *h, *p;
+
+	if (f->full)
+		return;
+	b = call_alloc(f->call, sizeof(*b));
+	h = call_alloc(f->call, strlen(host) + 1);
+	p = call_alloc(f->call, strlen(path) + 1);
+	if (b == NULL || h == NULL || p == NULL) {
+		f->full = 1;
+		return;
+	}
+	strcpy(h, host);
+	strcpy(p, path);
+	b->ml_hostname = h;
+	b->ml_directory = p;
+	*f->tail = b;
+	f->tail = &b->ml_next;
+}
+
 static void
 mnt_dump(struct rpc_call *call, void *argp, void *resp)
 {
-	mountlist *r = resp, *tail = r;
+	struct dump_fill f = { .call = call, .tail = resp };
 
 	(void)argp;
-	pthread_mutex_lock(&mlock);
-	for (size_t i = 0; i < nmounts; i++) {
-		struct mountbody *b = call_alloc(call, sizeof(*b));
-		char *h = call_alloc(call, strlen(mounts[i].host) + 1);
-		char *p = call_alloc(call, strlen(mounts[i].path) + 1);
-
-		if (b == NULL || h == NULL || p == NULL)
-			break;
-		strcpy(h, mounts[i].host);
-		strcpy(p, mounts[i].path);
-		b->ml_hostname = h;
-		b->ml_directory = p;
-		*tail = b;
-		tail = &b->ml_next;
-	}
-	pthread_mutex_unlock(&mlock);
+	rmtab_foreach(dump_one, &f);
 }
 
 static void
@@ -229,7 +127,7 @@ mnt_umnt(struct rpc_call *call, void *argp, void *resp)
 
 	(void)resp;
 	req_peer_str(call->req, host, sizeof(host));
-	remove_mounts(host, *path);
+	rmtab_remove(host, *path);
 }
 
 static void
@@ -239,7 +137,7 @@ mnt_umntall(struct rpc_call *call, void *argp, void *resp)
 
 	(void)argp; (void)resp;
 	req_peer_str(call->req, host, sizeof(host));
-	remove_mounts(host, NULL);
+	rmtab_remove(host, NULL);
 }
 
 static void
@@ -290,10 +188,8 @@ mnt_export(struct rpc_call *call, void *argp, void *resp)
 
 /* A limit into a short field; its mask bit when there is none. */
 static short
-pc_short(int fd, int which, int bit, short *mask)
+pc_short(long v, int bit, short *mask)
 {
-	long v = fpathconf(fd, which);
-
 	if (v < 0) {
 		*mask |= (short)(1 << bit);
 		return 0;
@@ -306,30 +202,22 @@ mnt2_pathconf(struct rpc_call *call, void *argp, void *resp)
 {
 	dirpath *path = argp;
 	ppathcnf *r = resp;
-	uint8_t buf[FH3_MAXLEN];
-	size_t len = sizeof(buf);
-	const struct export *exp = NULL;
-	const char *rest;
+	struct fs_pathconf pc;
 	short *mask = &r->pc_mask[0];
-	long v;
 
 	/* The same checks as MNT: only a client that may mount the path learns about it. */
-	if (fs_mount(call, *path, buf, &len) == 0)
-		exp = exports_find_path(call->exports, *path, &rest);
-	if (exp == NULL) {
+	if (fs_mount_pathconf(call, *path, &pc) != 0) {
 		*mask = 1 << PC_ERROR;
 		return;
 	}
-	/* Mount points are not crossed, so the export root's file system is the path's. */
-	v = fpathconf(exp->rootfd, _PC_LINK_MAX);
-	if (v < 0)
+	if (pc.link_max < 0)
 		*mask |= 1 << PC_LINK_MAX;
-	r->pc_link_max = v < 0 ? 0 : v > INT32_MAX ? INT32_MAX : (int)v;
-	r->pc_max_canon = pc_short(exp->rootfd, _PC_MAX_CANON, PC_MAX_CANON, mask);
-	r->pc_max_input = pc_short(exp->rootfd, _PC_MAX_INPUT, PC_MAX_INPUT, mask);
-	r->pc_name_max = pc_short(exp->rootfd, _PC_NAME_MAX, PC_NAME_MAX, mask);
-	r->pc_path_max = pc_short(exp->rootfd, _PC_PATH_MAX, PC_PATH_MAX, mask);
-	r->pc_pipe_buf = pc_short(exp->rootfd, _PC_PIPE_BUF, PC_PIPE_BUF, mask);
+	r->pc_link_max = pc.link_max < 0 ? 0 : pc.link_max > INT32_MAX ? INT32_MAX : (int)pc.link_max;
+	r->pc_max_canon = pc_short(pc.max_canon, PC_MAX_CANON, mask);
+	r->pc_max_input = pc_short(pc.max_input, PC_MAX_INPUT, mask);
+	r->pc_name_max = pc_short(pc.name_max, PC_NAME_MAX, mask);
+	r->pc_path_max = pc_short(pc.path_max, PC_PATH_MAX, mask);
+	r->pc_pipe_buf = pc_short(pc.pipe_buf, PC_PIPE_BUF, mask);
 	r->pc_vdisable = _POSIX_VDISABLE;
 	*mask |= 1 << PC_CHOWN_RESTRICTED | 1 << PC_NO_TRUNC;
 }
@@ -341,7 +229,7 @@ mnt2_pathconf(struct rpc_call *call, void *argp, void *resp)
 	{ name, XDRPROC(argx), args, XDRPROC(resx), res, fn, PROC_STATUS }
 
 static const struct rpc_proc mount3_procs[] = {
-	[MOUNTPROC3_NULL] = MPROC("NULL", xdr_void, 0, xdr_void, 0, mnt_null),
+	[MOUNTPROC3_NULL] = RPC_PROC_NULL("NULL"),
 	[MOUNTPROC3_MNT] = MPROC_MNT("MNT", xdr_dirpath, sizeof(dirpath), xdr_mountres3,
 	    sizeof(mountres3), mnt3_mnt),
 	[MOUNTPROC3_DUMP] = MPROC("DUMP", xdr_void, 0, xdr_mountlist, sizeof(mountlist), mnt_dump),
@@ -352,7 +240,7 @@ static const struct rpc_proc mount3_procs[] = {
 
 /* Versions 1 and 2 share these; EXPORTALL is EXPORT (RFC 1094 A.5.7). */
 #define MOUNT1_PROCS \
-	[MOUNTPROC_NULL] = MPROC("NULL", xdr_void, 0, xdr_void, 0, mnt_null), \
+	[MOUNTPROC_NULL] = RPC_PROC_NULL("NULL"), \
 	[MOUNTPROC_MNT] = MPROC_MNT("MNT", xdr_dirpath, sizeof(dirpath), xdr_fhstatus, \
 	    sizeof(fhstatus), mnt1_mnt), \
 	[MOUNTPROC_DUMP] = MPROC("DUMP", xdr_void, 0, xdr_mountlist, sizeof(mountlist), mnt_dump), \

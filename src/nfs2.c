@@ -13,6 +13,7 @@
  *    server's clock" (Sun's convention, which knfsd and Linux follow);
  *  - 32-bit directory cookies, translated by cookie2.c;
  *  - ROOT and WRITECACHE are obsolete and answered as no-ops, like knfsd.
+ * The table's macros are rpcproc.h's, shared with nfs3.c.
  */
 #include "config.h"
 
@@ -24,12 +25,11 @@
 #include "cookie2.h"
 #include "dispatch.h"
 #include "errmap.h"
-#include "exports.h"
 #include "fsops.h"
-#include "icache.h"
 #include "log.h"
 #include "nfs2.h"
 #include "nfs_prot.h"
+#include "rpcproc.h"
 
 #define NFS2_NONE 0xffffffffu		/* a sattr field the client leaves alone */
 #define NFS2_USEC_SERVER_TIME 1000000u	/* Sun: "set this time from the server's clock" */
@@ -135,7 +135,7 @@ fattr2_from_stat(const struct fs_ctx *ctx, const struct stat *st, fattr *fa)
 		fa->rdev = (u_int)NFS_FIFO_DEV;	/* what knfsd sends: marks FIFOs */
 	/* 512-byte units, as knfsd and the BSDs send and clients read them. */
 	fa->blocks = clamp32((uint64_t)st->st_blocks, UINT32_MAX);
-	fa->fsid = ctx->exp->id;
+	fa->fsid = fs_fsid(ctx);
 	fa->fileid = (u_int)st->st_ino;
 	time_to2(&st->st_atim, &fa->atime);
 	time_to2(&st->st_mtim, &fa->mtime);
@@ -211,12 +211,6 @@ sattr_from2(const sattr *in, struct fs_sattr *out)
 /* ---- procedures ---- */
 
 static void
-nfs2_void(struct rpc_call *call, void *args, void *res)
-{
-	(void)call; (void)args; (void)res;
-}
-
-static void
 nfs2_getattr(struct rpc_call *call, void *argp, void *resp)
 {
 	attrstat *r = resp;
@@ -256,7 +250,7 @@ diropres_fill(struct rpc_call *call, diropres *r, int err, struct fs_ctx *child,
 	diropokres *ok = &r->diropres_u.diropres;
 
 	if (err == 0)
-		err = set_fh2(&child->ent->fh, &ok->file);
+		err = set_fh2(fs_handle(child), &ok->file);
 	if (err == 0)
 		fattr2_from_stat(child, st, &ok->attributes);
 	r->status = st2(call, err);
@@ -488,28 +482,18 @@ nfs2_symlink(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&dir);
 }
 
+/* REMOVE and RMDIR: the same arguments and result. */
 static void
-remove_common(struct rpc_call *call, diropargs *a, nfsstat *r, int rmdir)
+nfs2_remove(struct rpc_call *call, void *argp, void *resp)
 {
+	diropargs *a = argp;
 	struct fs_ctx dir;
 	int err = begin(call, &a->dir, &dir);
 
 	if (err == 0)
-		err = rmdir ? fs_rmdir(&dir, a->name) : fs_remove(&dir, a->name);
-	*r = st2(call, err);
+		err = call->proc == NFSPROC_RMDIR ? fs_rmdir(&dir, a->name) : fs_remove(&dir, a->name);
+	*(nfsstat *)resp = st2(call, err);
 	fs_end(&dir);
-}
-
-static void
-nfs2_remove(struct rpc_call *call, void *argp, void *resp)
-{
-	remove_common(call, argp, resp, 0);
-}
-
-static void
-nfs2_rmdir(struct rpc_call *call, void *argp, void *resp)
-{
-	remove_common(call, argp, resp, 1);
 }
 
 static void
@@ -542,12 +526,6 @@ nfs2_link(struct rpc_call *call, void *argp, void *resp)
 	*(nfsstat *)resp = st2(call, err);
 	fs_end(&dir);
 	fs_end(&file);
-}
-
-static uint32_t
-xdr_strlen(size_t n)
-{
-	return (uint32_t)((n + 3) & ~(size_t)3);
 }
 
 struct rd2_fill {
@@ -597,7 +575,7 @@ static int
 readdir2(struct rpc_call *call, struct fs_ctx *dir, const nfscookie wire, size_t count,
     dirlist *out)
 {
-	const struct fh *dirfh = &dir->ent->fh;
+	const struct fh *dirfh = fs_handle(dir);
 	struct rd2_fill f = { .call = call, .dirfh = dirfh };
 	uint32_t cookie = (uint32_t)(uint8_t)wire[0] << 24 | (uint32_t)(uint8_t)wire[1] << 16 |
 	    (uint32_t)(uint8_t)wire[2] << 8 | (uint8_t)wire[3];
@@ -677,36 +655,23 @@ nfs2_statfs(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&ctx);
 }
 
-#define PROC(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_STATUS }
-/* Reads and lists that may wait on the disk. */
-#define PROC_IO(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_BULK | PROC_STATUS }
-/* Not idempotent, and synchronous (v2 has no other kind): waits for the disk. */
-#define PROC_ONCE(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS }
-#define PROC_VOID(name) { name, XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs2_void, 0 }
-
 const struct rpc_proc nfs2_procs[NFS2_NPROCS] = {
-	[NFSPROC_NULL] = PROC_VOID("NULL"),
-	[NFSPROC_GETATTR] = PROC("GETATTR", nfs_fh, attrstat, nfs2_getattr),
-	[NFSPROC_SETATTR] = PROC_ONCE("SETATTR", sattrargs, attrstat, nfs2_setattr),
-	[NFSPROC_ROOT] = PROC_VOID("ROOT"),
-	[NFSPROC_LOOKUP] = PROC("LOOKUP", diropargs, diropres, nfs2_lookup),
-	[NFSPROC_READLINK] = PROC("READLINK", nfs_fh, readlinkres, nfs2_readlink),
-	[NFSPROC_READ] = PROC_IO("READ", readargs, readres, nfs2_read),
-	[NFSPROC_WRITECACHE] = PROC_VOID("WRITECACHE"),
-	[NFSPROC_WRITE] = PROC_ONCE("WRITE", writeargs, attrstat, nfs2_write),
-	[NFSPROC_CREATE] = PROC_ONCE("CREATE", createargs, diropres, nfs2_create),
-	[NFSPROC_REMOVE] = PROC_ONCE("REMOVE", diropargs, nfsstat, nfs2_remove),
-	[NFSPROC_RENAME] = PROC_ONCE("RENAME", renameargs, nfsstat, nfs2_rename),
-	[NFSPROC_LINK] = PROC_ONCE("LINK", linkargs, nfsstat, nfs2_link),
-	[NFSPROC_SYMLINK] = PROC_ONCE("SYMLINK", symlinkargs, nfsstat, nfs2_symlink),
-	[NFSPROC_MKDIR] = PROC_ONCE("MKDIR", createargs, diropres, nfs2_mkdir),
-	[NFSPROC_RMDIR] = PROC_ONCE("RMDIR", diropargs, nfsstat, nfs2_rmdir),
-	[NFSPROC_READDIR] = PROC_IO("READDIR", readdirargs, readdirres, nfs2_readdir),
-	[NFSPROC_STATFS] = PROC("STATFS", nfs_fh, statfsres, nfs2_statfs),
+	[NFSPROC_NULL] = RPC_PROC_NULL("NULL"),
+	[NFSPROC_GETATTR] = NFS_PROC("GETATTR", nfs_fh, attrstat, nfs2_getattr),
+	[NFSPROC_SETATTR] = NFS_PROC_ONCE("SETATTR", sattrargs, attrstat, nfs2_setattr),
+	[NFSPROC_ROOT] = RPC_PROC_NULL("ROOT"),
+	[NFSPROC_LOOKUP] = NFS_PROC("LOOKUP", diropargs, diropres, nfs2_lookup),
+	[NFSPROC_READLINK] = NFS_PROC("READLINK", nfs_fh, readlinkres, nfs2_readlink),
+	[NFSPROC_READ] = NFS_PROC_IO("READ", readargs, readres, nfs2_read),
+	[NFSPROC_WRITECACHE] = RPC_PROC_NULL("WRITECACHE"),
+	[NFSPROC_WRITE] = NFS_PROC_ONCE("WRITE", writeargs, attrstat, nfs2_write),
+	[NFSPROC_CREATE] = NFS_PROC_ONCE("CREATE", createargs, diropres, nfs2_create),
+	[NFSPROC_REMOVE] = NFS_PROC_ONCE("REMOVE", diropargs, nfsstat, nfs2_remove),
+	[NFSPROC_RENAME] = NFS_PROC_ONCE("RENAME", renameargs, nfsstat, nfs2_rename),
+	[NFSPROC_LINK] = NFS_PROC_ONCE("LINK", linkargs, nfsstat, nfs2_link),
+	[NFSPROC_SYMLINK] = NFS_PROC_ONCE("SYMLINK", symlinkargs, nfsstat, nfs2_symlink),
+	[NFSPROC_MKDIR] = NFS_PROC_ONCE("MKDIR", createargs, diropres, nfs2_mkdir),
+	[NFSPROC_RMDIR] = NFS_PROC_ONCE("RMDIR", diropargs, nfsstat, nfs2_remove),
+	[NFSPROC_READDIR] = NFS_PROC_IO("READDIR", readdirargs, readdirres, nfs2_readdir),
+	[NFSPROC_STATFS] = NFS_PROC("STATFS", nfs_fh, statfsres, nfs2_statfs),
 };

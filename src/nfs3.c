@@ -1,24 +1,24 @@
 /*
- * NFSv3 procedures. Each handler resolves its handles through fsops, does
- * the work there, and fills the rpcgen result structure; memory for results
- * comes from the call's arena and is released after the reply is sent.
+ * NFSv3 procedures (RFC 1813). Each handler resolves its handles through
+ * fsops, does the work there, and fills the rpcgen result structure; no
+ * system call on a file and no errno-to-status rule of its own (errmap.c)
+ * here. Memory for results comes from the call's arena and is released
+ * after the reply is sent. The table's macros are rpcproc.h's.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "compiler.h"
 #include "dispatch.h"
 #include "errmap.h"
-#include "exports.h"
 #include "fsops.h"
-#include "icache.h"
 #include "nfs2.h"
 #include "nfs3.h"
 #include "nfs3_prot.h"
+#include "rpcproc.h"
 #include "transport.h"
 
 /* Encoded sizes, for fitting READDIR replies into the client's count. */
@@ -60,8 +60,7 @@ fattr3_from_stat(const struct fs_ctx *ctx, const struct stat *st, fattr3 *fa)
 	fa->used = (uint64)st->st_blocks * 512;
 	fa->rdev.specdata1 = major(st->st_rdev);
 	fa->rdev.specdata2 = minor(st->st_rdev);
-	/* The export id, not st_dev: it must not change across reboots. */
-	fa->fsid = ctx->exp->id;
+	fa->fsid = fs_fsid(ctx);
 	fa->fileid = st->st_ino;
 	fa->atime.seconds = (uint32)st->st_atim.tv_sec;
 	fa->atime.nseconds = (uint32)st->st_atim.tv_nsec;
@@ -85,7 +84,7 @@ post_attr(struct fs_ctx *ctx, post_op_attr *pa)
 	struct stat st;
 
 	pa->attributes_follow = FALSE;
-	if (ctx->ent && fs_getattr(ctx, &st) == 0)
+	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0)
 		post_attr_stat(ctx, &st, pa);
 }
 
@@ -112,12 +111,6 @@ begin(struct rpc_call *call, const nfs_fh3 *h, struct fs_ctx *ctx)
 }
 
 /* ---- procedures ---- */
-
-static void
-nfs3_null(struct rpc_call *call, void *args, void *res)
-{
-	(void)call; (void)args; (void)res;
-}
 
 static void
 nfs3_getattr(struct rpc_call *call, void *argp, void *resp)
@@ -148,7 +141,7 @@ nfs3_lookup(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0)
 		err = fs_lookup(&dir, a->what.name, &child, &st);
 	if (err == 0)
-		err = set_fh3(call, &child.ent->fh, &r->LOOKUP3res_u.resok.object);
+		err = set_fh3(call, fs_handle(&child), &r->LOOKUP3res_u.resok.object);
 	r->status = st3(err);
 	if (err == 0) {
 		post_attr_stat(&child, &st, &r->LOOKUP3res_u.resok.obj_attributes);
@@ -171,7 +164,7 @@ nfs3_access(struct rpc_call *call, void *argp, void *resp)
 	int isdir, err = begin(call, &a->object, &ctx);
 
 	if (err == 0) {
-		isdir = ctx.ent->type == S_IFDIR;
+		isdir = fs_is_dir(&ctx);
 		if (a->access & ACCESS3_READ)
 			want |= ACC_READ;
 		if (a->access & (ACCESS3_MODIFY | ACCESS3_EXTEND | ACCESS3_DELETE))
@@ -306,7 +299,7 @@ wcc_pre(struct fs_ctx *ctx, pre_op_attr *pre)
 	struct stat st;
 
 	pre->attributes_follow = FALSE;
-	if (ctx->ent && fs_getattr(ctx, &st) == 0) {
+	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0) {
 		wcc_attr *w = &pre->pre_op_attr_u.attributes;
 		pre->attributes_follow = TRUE;
 		w->size = (uint64)st.st_size;
@@ -348,6 +341,8 @@ nfs3_setattr(struct rpc_call *call, void *argp, void *resp)
  * 1 MiB WRITE: fresh zero pages from mmap, faulted in one by one) only
  * for fs_write to copy it again.  Same bounds as the generated code.
  */
+typedef WRITE3args WRITE3args_inplace;
+
 static bool_t
 xdr_WRITE3args_inplace(XDR *x, WRITE3args *a)
 {
@@ -447,7 +442,7 @@ diropres_fill(struct rpc_call *call, const struct diropres *d, int err, struct f
 	post_attr(dir, &wcc->after);
 	if (err)
 		return;
-	if (set_fh3(call, &child->ent->fh, &d->obj->post_op_fh3_u.handle) == 0)
+	if (set_fh3(call, fs_handle(child), &d->obj->post_op_fh3_u.handle) == 0)
 		d->obj->handle_follows = TRUE;
 	post_attr_stat(child, st, d->obj_attributes);
 }
@@ -577,32 +572,23 @@ nfs3_mknod(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&dir);
 }
 
+/* REMOVE and RMDIR: RMDIR3args/res have exactly REMOVE3's shape. */
 static void
-remove_common(struct rpc_call *call, REMOVE3args *a, REMOVE3res *r, int rmdir)
+nfs3_remove(struct rpc_call *call, void *argp, void *resp)
 {
+	REMOVE3args *a = argp;
+	REMOVE3res *r = resp;
 	struct fs_ctx dir;
 	wcc_data *wcc = &r->REMOVE3res_u.resok.dir_wcc;	/* same place in resfail */
 	int err = begin(call, &a->object.dir, &dir);
 
 	wcc_pre(&dir, &wcc->before);
 	if (err == 0)
-		err = rmdir ? fs_rmdir(&dir, a->object.name) : fs_remove(&dir, a->object.name);
+		err = call->proc == NFSPROC3_RMDIR ? fs_rmdir(&dir, a->object.name)
+		    : fs_remove(&dir, a->object.name);
 	r->status = st3(err);
 	post_attr(&dir, &wcc->after);
 	fs_end(&dir);
-}
-
-static void
-nfs3_remove(struct rpc_call *call, void *argp, void *resp)
-{
-	remove_common(call, argp, resp, 0);
-}
-
-static void
-nfs3_rmdir(struct rpc_call *call, void *argp, void *resp)
-{
-	/* RMDIR3args/res have exactly REMOVE3's shape. */
-	remove_common(call, argp, resp, 1);
 }
 
 static void
@@ -646,12 +632,6 @@ nfs3_link(struct rpc_call *call, void *argp, void *resp)
 	post_attr(&dir, &w->linkdir_wcc.after);
 	fs_end(&dir);
 	fs_end(&file);
-}
-
-static uint32_t
-xdr_strlen(size_t n)
-{
-	return (uint32_t)((n + 3) & ~(size_t)3);
 }
 
 struct rd_fill {
@@ -729,7 +709,7 @@ readdir_common(struct rpc_call *call, struct fs_ctx *dir, uint64_t cookie, size_
 	if (maxcount > cap)
 		maxcount = cap;
 	if (maxcount <= XDR_READDIR_OVERHEAD)
-		return EOVERFLOW;	/* -> TOOSMALL below */
+		return ETOOSMALL;
 	f.room = maxcount - XDR_READDIR_OVERHEAD;
 	f.dirroom = dircount ? dircount : maxcount;
 	f.tailp = &f.head;
@@ -737,20 +717,10 @@ readdir_common(struct rpc_call *call, struct fs_ctx *dir, uint64_t cookie, size_
 	if (err)
 		return err;
 	if (f.n == 0 && !eof)
-		return EOVERFLOW;
+		return ETOOSMALL;
 	*entries = f.head;
 	*eofp = eof;
 	return 0;
-}
-
-static nfsstat3
-readdir_status(int err)
-{
-	if (err == EOVERFLOW)
-		return NFS3ERR_TOOSMALL;
-	if (err == EINVAL)
-		return NFS3ERR_BAD_COOKIE;
-	return st3(err);
 }
 
 static void
@@ -765,7 +735,7 @@ nfs3_readdir(struct rpc_call *call, void *argp, void *resp)
 
 	if (err == 0)
 		err = readdir_common(call, &dir, a->cookie, a->count, 0, 0, &entries, &ok->reply.eof);
-	r->status = readdir_status(err);
+	r->status = st3(err);
 	if (err == 0) {
 		ok->reply.entries = entries;
 		/* Cookies are positions in the directory itself: they stay valid, so echo. */
@@ -790,7 +760,7 @@ nfs3_readdirplus(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0)
 		err = readdir_common(call, &dir, a->cookie, a->maxcount, a->dircount, 1,
 		    &entries, &ok->reply.eof);
-	r->status = readdir_status(err);
+	r->status = st3(err);
 	if (err == 0) {
 		ok->reply.entries = entries;
 		memcpy(ok->cookieverf, a->cookieverf, NFS3_COOKIEVERFSIZE);
@@ -867,9 +837,10 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 	r->status = st3(err);
 	if (err == 0) {
 		PATHCONF3resok *ok = &r->PATHCONF3res_u.resok;
-		long linkmax = fpathconf(ctx.ent->fd, _PC_LINK_MAX);
+		struct fs_pathconf pc;
 
-		ok->linkmax = linkmax > 0 ? (uint32)linkmax : 1;
+		fs_pathconf(&ctx, &pc);
+		ok->linkmax = pc.link_max > 0 ? (uint32)pc.link_max : 1;
 		ok->name_max = NFS3_MAXNAMLEN;
 		ok->no_trunc = TRUE;
 		ok->chown_restricted = TRUE;
@@ -882,47 +853,30 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&ctx);
 }
 
-#define PROC(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_STATUS }
-/* Reads and lists that may wait on the disk. */
-#define PROC_IO(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_BULK | PROC_STATUS }
-/*
- * Not idempotent: a retransmission must not run twice. Each changes the
- * file system, so on a sync export it waits for the disk before replying.
- */
-#define PROC_ONCE(name, argt, rest, fn) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS }
-
 static const struct rpc_proc nfs3_procs[] = {
-	[NFSPROC3_NULL] = { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nfs3_null, 0 },
-	[NFSPROC3_GETATTR] = PROC("GETATTR", GETATTR3args, GETATTR3res, nfs3_getattr),
-	[NFSPROC3_SETATTR] = PROC_ONCE("SETATTR", SETATTR3args, SETATTR3res, nfs3_setattr),
-	[NFSPROC3_LOOKUP] = PROC("LOOKUP", LOOKUP3args, LOOKUP3res, nfs3_lookup),
-	[NFSPROC3_ACCESS] = PROC("ACCESS", ACCESS3args, ACCESS3res, nfs3_access),
-	[NFSPROC3_READLINK] = PROC("READLINK", READLINK3args, READLINK3res, nfs3_readlink),
-	[NFSPROC3_READ] = PROC_IO("READ", READ3args, READ3res, nfs3_read),
-	[NFSPROC3_WRITE] = { "WRITE", XDRPROC(xdr_WRITE3args_inplace), sizeof(WRITE3args),
-	    XDRPROC(xdr_WRITE3res), sizeof(WRITE3res), nfs3_write,
-	    PROC_AUTH_SYS | PROC_DRC | PROC_BULK | PROC_STATUS },
-	[NFSPROC3_CREATE] = PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
-	[NFSPROC3_MKDIR] = PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
-	[NFSPROC3_SYMLINK] = PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),
-	[NFSPROC3_MKNOD] = PROC_ONCE("MKNOD", MKNOD3args, MKNOD3res, nfs3_mknod),
-	[NFSPROC3_REMOVE] = PROC_ONCE("REMOVE", REMOVE3args, REMOVE3res, nfs3_remove),
-	[NFSPROC3_RMDIR] = PROC_ONCE("RMDIR", RMDIR3args, RMDIR3res, nfs3_rmdir),
-	[NFSPROC3_RENAME] = PROC_ONCE("RENAME", RENAME3args, RENAME3res, nfs3_rename),
-	[NFSPROC3_LINK] = PROC_ONCE("LINK", LINK3args, LINK3res, nfs3_link),
-	[NFSPROC3_READDIR] = PROC_IO("READDIR", READDIR3args, READDIR3res, nfs3_readdir),
-	[NFSPROC3_READDIRPLUS] = PROC_IO("READDIRPLUS", READDIRPLUS3args, READDIRPLUS3res,
+	[NFSPROC3_NULL] = RPC_PROC_NULL("NULL"),
+	[NFSPROC3_GETATTR] = NFS_PROC("GETATTR", GETATTR3args, GETATTR3res, nfs3_getattr),
+	[NFSPROC3_SETATTR] = NFS_PROC_ONCE("SETATTR", SETATTR3args, SETATTR3res, nfs3_setattr),
+	[NFSPROC3_LOOKUP] = NFS_PROC("LOOKUP", LOOKUP3args, LOOKUP3res, nfs3_lookup),
+	[NFSPROC3_ACCESS] = NFS_PROC("ACCESS", ACCESS3args, ACCESS3res, nfs3_access),
+	[NFSPROC3_READLINK] = NFS_PROC("READLINK", READLINK3args, READLINK3res, nfs3_readlink),
+	[NFSPROC3_READ] = NFS_PROC_IO("READ", READ3args, READ3res, nfs3_read),
+	[NFSPROC3_WRITE] = NFS_PROC_ONCE("WRITE", WRITE3args_inplace, WRITE3res, nfs3_write),
+	[NFSPROC3_CREATE] = NFS_PROC_ONCE("CREATE", CREATE3args, CREATE3res, nfs3_create),
+	[NFSPROC3_MKDIR] = NFS_PROC_ONCE("MKDIR", MKDIR3args, MKDIR3res, nfs3_mkdir),
+	[NFSPROC3_SYMLINK] = NFS_PROC_ONCE("SYMLINK", SYMLINK3args, SYMLINK3res, nfs3_symlink),
+	[NFSPROC3_MKNOD] = NFS_PROC_ONCE("MKNOD", MKNOD3args, MKNOD3res, nfs3_mknod),
+	[NFSPROC3_REMOVE] = NFS_PROC_ONCE("REMOVE", REMOVE3args, REMOVE3res, nfs3_remove),
+	[NFSPROC3_RMDIR] = NFS_PROC_ONCE("RMDIR", RMDIR3args, RMDIR3res, nfs3_remove),
+	[NFSPROC3_RENAME] = NFS_PROC_ONCE("RENAME", RENAME3args, RENAME3res, nfs3_rename),
+	[NFSPROC3_LINK] = NFS_PROC_ONCE("LINK", LINK3args, LINK3res, nfs3_link),
+	[NFSPROC3_READDIR] = NFS_PROC_IO("READDIR", READDIR3args, READDIR3res, nfs3_readdir),
+	[NFSPROC3_READDIRPLUS] = NFS_PROC_IO("READDIRPLUS", READDIRPLUS3args, READDIRPLUS3res,
 	    nfs3_readdirplus),
-	[NFSPROC3_FSSTAT] = PROC("FSSTAT", FSSTAT3args, FSSTAT3res, nfs3_fsstat),
-	[NFSPROC3_FSINFO] = PROC("FSINFO", FSINFO3args, FSINFO3res, nfs3_fsinfo),
-	[NFSPROC3_PATHCONF] = PROC("PATHCONF", PATHCONF3args, PATHCONF3res, nfs3_pathconf),
-	[NFSPROC3_COMMIT] = PROC_IO("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
+	[NFSPROC3_FSSTAT] = NFS_PROC("FSSTAT", FSSTAT3args, FSSTAT3res, nfs3_fsstat),
+	[NFSPROC3_FSINFO] = NFS_PROC("FSINFO", FSINFO3args, FSINFO3res, nfs3_fsinfo),
+	[NFSPROC3_PATHCONF] = NFS_PROC("PATHCONF", PATHCONF3args, PATHCONF3res, nfs3_pathconf),
+	[NFSPROC3_COMMIT] = NFS_PROC_IO("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
 };
 
 /* The NFS program: version 2 (nfs2.c) and version 3, sharing one file-system layer. */

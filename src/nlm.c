@@ -29,6 +29,7 @@
 #include "nlm_prot.h"
 #include "nsm.h"
 #include "rpcclient.h"
+#include "rpcproc.h"
 #include "sockaddr.h"
 #include "sm_inter_prot.h"
 #include "tasks.h"
@@ -117,7 +118,6 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
     int take)
 {
 	struct rpc_req *req = call->req;
-	struct stat st;
 	int err;
 
 	memset(r, 0, sizeof(*r));
@@ -137,11 +137,8 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
 	r->fh = l->fh.n_bytes;
 	r->fhlen = l->fh.n_len;
 	err = fs_begin(call, l->fh.n_bytes, l->fh.n_len, ctx);
-	/* A cached handle of a file removed since: stale, as GETATTR says. */
 	if (err == 0)
-		err = fs_getattr(ctx, &st);
-	if (err == 0 && take && st.st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
-		err = EACCES;
+		err = fs_lock_access(ctx, take);
 	return err ? errno_to_nlm4(err) : NLM4_GRANTED;
 }
 
@@ -228,14 +225,6 @@ static int
 is_v4(const struct rpc_call *call)
 {
 	return call->vers == 4;
-}
-
-static void
-nlmsvc_null(struct rpc_call *call, void *argp, void *resp)
-{
-	(void)call;
-	(void)argp;
-	(void)resp;
 }
 
 static void
@@ -653,12 +642,11 @@ nlm_grant_sender(void)
 
 /* ---- the tables ---- */
 
+/* The result has a status after the cookie, which statistics count. */
 #define NLMPROC(name, argt, rest, fn, flags) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_##rest), sizeof(rest), fn, \
-	  (flags) | PROC_STATUS_COOKIE }
-#define NLMVOID(name, argt, fn, flags) \
-	{ name, XDRPROC(xdr_##argt), sizeof(argt), XDRPROC(xdr_void), 0, fn, flags }
-#define NLMNULL { "NULL", XDRPROC(xdr_void), 0, XDRPROC(xdr_void), 0, nlmsvc_null, 0 }
+	RPC_PROC(name, argt, rest, fn, (flags) | PROC_STATUS_COOKIE)
+#define NLMVOID RPC_PROC_NORES
+#define NLMNULL RPC_PROC_NULL("NULL")
 
 /*
  * Versions 1 and 3 (with the share procedures). Calls that change lock

@@ -1,7 +1,7 @@
 /*
  * NSM (nsm.h): monitoring through the host's rpc.statd, the list of
  * clients in the state directory, our own state number and SM_NOTIFY
- * after a restart.
+ * after a restart. The files themselves are statefile.c's.
  *
  * Clients are named by address (as text), as the Linux kernel's lockd
  * names them to statd: a name statd can always resolve, and the address
@@ -26,6 +26,7 @@
 #include "rpcclient.h"
 #include "sm_inter_prot.h"
 #include "sockaddr.h"
+#include "statefile.h"
 #include "tasks.h"
 
 #define NLM_PROGRAM_NUMBER 100021
@@ -52,68 +53,26 @@ static unsigned nclients;
 static char *statedir;
 static int our_state;
 
-static char *
-state_path(const char *name)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s", statedir, name) < 0)
-		return NULL;
-	return p;
-}
-
-/* Replaces the state file name with text, durably: a power cut keeps one or the other. */
-static int
-write_durably(const char *name, const char *text)
-{
-	char *path = state_path(name), *tmp = NULL;
-	size_t len = strlen(text);
-	int fd = -1, rc = -1;
-
-	if (path == NULL || asprintf(&tmp, "%s.tmp", path) < 0)
-		goto out;
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
-		goto out;
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
-		goto out;
-	if (rename(tmp, path) < 0)
-		goto out;
-	rc = 0;
-	close(fd);
-	/* The rename itself must last too. */
-	if ((fd = open(statedir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0)
-		fsync(fd);
-out:
-	if (rc < 0)
-		log_warn("%s", path ? path : name);
-	if (fd >= 0)
-		close(fd);
-	free(tmp);
-	free(path);
-	return rc;
-}
-
 /* ---- the state number ---- */
 
 static int
 bump_state(void)
 {
-	char *path = state_path(STATE_FILE), buf[32];
-	FILE *f;
+	char buf[32];
+	FILE *f = statefile_open(statedir, STATE_FILE);
 	int old = 0;
 
-	if (path && (f = fopen(path, "re")) != NULL) {
+	if (f != NULL) {
 		if (fscanf(f, "%d", &old) != 1 || old < 0)
 			old = 0;
 		fclose(f);
 	}
-	free(path);
 	/* Odd while up (XNFS): each start moves on to the next odd number. */
 	our_state = (old | 1) + 2;
 	if (our_state < 0)
 		our_state = 1;
 	snprintf(buf, sizeof(buf), "%d\n", our_state);
-	return write_durably(STATE_FILE, buf);
+	return statefile_replace(statedir, STATE_FILE, buf);
 }
 
 /* ---- the list of clients ---- */
@@ -124,7 +83,7 @@ save_list_task(void *arg, int cancelled)
 	char *text = arg;
 
 	if (!cancelled)
-		write_durably(LIST_FILE, text);
+		statefile_replace(statedir, LIST_FILE, text);
 	free(text);
 }
 
@@ -152,10 +111,9 @@ save_list(void)
 static void
 load_list(void)
 {
-	char *path = state_path(LIST_FILE), line[512];
-	FILE *f = path ? fopen(path, "re") : NULL;
+	char line[512];
+	FILE *f = statefile_open(statedir, LIST_FILE);
 
-	free(path);
 	if (f == NULL)
 		return;
 	while (fgets(line, sizeof(line), f) && nclients < CLIENTS_MAX) {

@@ -160,7 +160,7 @@ make fuzz-smoke (${FUZZ_TIME:-30} s/target)     $p passed, $f failed"
 	# ---- 3. the integration tests with the daemon under valgrind ----
 	# All but the QEMU guests (minutes of emulated kernel per test even
 	# without valgrind).  valgrind 3.19 has no openat2: the daemon walks
-	# paths one component at a time there (icache.c, openat_beneath).
+	# paths one component at a time there (beneath.c, openat_beneath).
 	v=$top/_valgrind/$dist
 	vg_tests="tests/integ_rpc.sh tests/integ_errors.sh tests/integ_libnfs.sh tests/integ_write.sh"
 	vg_tests="$vg_tests tests/integ_drc.sh tests/integ_reload.sh tests/integ_unpriv.sh"

@@ -4,7 +4,7 @@
 # 0/7/65, wrong version, every single flipped byte), undecodable arguments,
 # AUTH_NONE, unknown procedures and versions, RPC version 3 (RPC_MISMATCH),
 # refused MNTs (client not allowed, path not exported, secure export from an
-# unprivileged port),
+# unprivileged port), READDIR's TOOSMALL and BAD_COOKIE,
 # writes on an ro export, and junk datagrams/streams.  Throughout, the
 # daemon must stay up.
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +28,14 @@ $SECURE 127.0.0.1(ro,secure,no_root_squash) ::1(ro,secure,no_root_squash)" --no-
 
 PROTOS="udp tcp"
 if has_ipv6_lo; then PROTOS="$PROTOS udp6 tcp6"; fi
+
+# readdir3_args HEXFH HEXCOOKIE COUNT: READDIR3args in hex (a zero verifier)
+readdir3_args() {
+	local len=$((${#1} / 2))
+	printf '%08x%s' "$len" "$1"
+	printf '%*s' $(( (4 - len % 4) % 4 * 2 )) '' | tr ' ' 0
+	printf '%s%016x%08x' "$2" 0 "$3"
+}
 
 BAD_FH_RE='^status=(10001|70)$'            # BADHANDLE or STALE
 BAD_FH_OR_GARBAGE_RE='^(status=(10001|70)|rpc=GARBAGE_ARGS.*)$'
@@ -99,6 +107,14 @@ for proto in $PROTOS; do
 	done
 	run_expect "empty body for MNT is GARBAGE_ARGS over $proto" '^rpc=GARBAGE_ARGS' \
 		mnt_probe $proto raw $MOUNT_PROG 3 1 ""
+
+	# -- READDIR's own statuses (errmap's EBADCOOKIE and ETOOSMALL), not INVAL
+	run_expect "READDIR with count 8 is TOOSMALL over $proto" '^reply=00002715' \
+		nfs_probe $proto raw $NFS_PROG 3 16 "$(readdir3_args "$ROOT" 0000000000000000 8)"
+	run_expect "READDIR with a cookie never given out is BAD_COOKIE over $proto" '^reply=00002713' \
+		nfs_probe $proto raw $NFS_PROG 3 16 "$(readdir3_args "$ROOT" ffffffffffffffff 4096)"
+	run_expect "READDIR of a file is NOTDIR over $proto" '^reply=00000014' \
+		nfs_probe $proto raw $NFS_PROG 3 16 "$(readdir3_args "$FILE" 0000000000000000 4096)"
 
 	# -- credentials
 	run_check "GETATTR with AUTH_NONE is AUTH_TOOWEAK over $proto" \

@@ -119,6 +119,7 @@ workout() {
 	[ ${#R} -eq 64 ] && ok "MNT v1 handle is 32 bytes over $p" || not_ok "MNT v1 handle: '$R'"
 	run_expect "MNT v2 gives the same handle over $p" "^fh=$R\$" m1 $p -m 2 mnt "$EXPORT"
 	run_expect "DUMP v1 lists the mount over $p" "^mount=127.0.0.1:$EXPORT\$" m1 $p dump
+	run_check "STATE_DIR/rmtab records the mount over $p" grep -qx "127.0.0.1:$EXPORT" "$STATE_DIR/rmtab"
 	run_expect "EXPORT v1 over $p" "^export=$EXPORT groups=127.0.0.1,::1\$" m1 $p exports
 	run_expect "EXPORTALL v1 over $p" "^export=$RO groups=" m1 $p exportall
 	run_expect "EXPORT v2 over $p" "^export=$DENIED groups=10.9.9.9\$" m1 $p -m 2 exports
@@ -134,6 +135,8 @@ workout() {
 	run_check "UMNT v1 over $p" m1 $p umnt "$EXPORT"
 	run_check "DUMP after UMNT has no entry over $p" \
 		bash -c "! '$NFS2PROBE' 127.0.0.1 $MOUNT_PORT $p dump | grep -q '^mount=127.0.0.1:$EXPORT\$'"
+	run_check "STATE_DIR/rmtab forgets it after UMNT over $p" \
+		bash -c "! grep -qx '127.0.0.1:$EXPORT' '$STATE_DIR/rmtab'"
 	run_check "UMNTALL v2 over $p" m1 $p -m 2 umntall
 	[ -n "$R" ] || { not_ok "no root handle over $p: skipping the rest"; return; }
 

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the exports(5) parser (src/exports.c).
+ * libFuzzer target: the exports(5) parser (src/exports_parse.c).
  *
  * The input is an exports file. Like exports_load, a file containing a NUL
  * byte is refused before parsing. Errors go to a callback that only checks

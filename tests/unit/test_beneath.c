@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "icache.h"
+#include "beneath.h"
 #include "unit.h"
 
 static int root;

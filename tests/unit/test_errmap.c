@@ -31,6 +31,12 @@ main(void)
 	CHECK(errno_to_nfs3(ENOMEM) == NFS3ERR_JUKEBOX);
 	CHECK(errno_to_nfs3(EFBIG) == NFS3ERR_FBIG);
 	CHECK(errno_to_nfs3(EINVAL) == NFS3ERR_INVAL);
+	/* READDIR's own statuses come from codes of ours, not from EINVAL. */
+	CHECK(errno_to_nfs3(EBADCOOKIE) == NFS3ERR_BAD_COOKIE);
+	CHECK(errno_to_nfs3(ETOOSMALL) == NFS3ERR_TOOSMALL);
+	CHECK(errno_to_nfs3(EOVERFLOW) == NFS3ERR_INVAL);
+	CHECK(errno_to_nfs3(ENOTSYNC) == NFS3ERR_NOT_SYNC);
+	CHECK(errno_to_nfs3(EBADTYPE) == NFS3ERR_BADTYPE);
 	/* Anything unforeseen is an I/O error, never success. */
 	CHECK(errno_to_nfs3(EPIPE) == NFS3ERR_IO);
 	CHECK(errno_to_nfs3(12345) == NFS3ERR_IO);
@@ -60,6 +66,8 @@ main(void)
 	CHECK(errno_to_nfs2(EMLINK) == 31);
 	CHECK(errno_to_nfs2(EOPNOTSUPP) == 45);
 	CHECK(errno_to_nfs2(ENOFH2) == 45);
+	CHECK(errno_to_nfs2(EBADCOOKIE) == 22);
+	CHECK(errno_to_nfs2(ETOOSMALL) == 22);
 	CHECK(errno_to_nfs2(EPIPE) == NFSERR_IO);
 	CHECK(errno_to_nfs2(12345) == NFSERR_IO);
 	/* No JUKEBOX in v2: the reply is dropped and the client retransmits. */
