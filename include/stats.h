@@ -33,6 +33,8 @@ enum stat_counter {
 	ST_TCP_OVERLOAD,	/* connections closed: the work queue was full */
 	ST_RECMARK_ERRORS,	/* bad or oversized record marks */
 	ST_REPLIES_QUEUED,	/* TCP replies left on a connection's output queue */
+	ST_TCP_BUDGET_PAUSES,	/* connections paused: all replies queued reached the budget */
+	ST_TCP_BUDGET_DROPS,	/* connections closed: replies stalled while over the budget */
 	ST_DRC_HITS,		/* retransmissions answered from the cache */
 	ST_DRC_IN_PROGRESS,	/* retransmissions of a call still running: dropped */
 	ST_DRC_MISSES,		/* non-idempotent calls run (and cached) */

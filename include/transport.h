@@ -40,6 +40,8 @@ struct rpc_req {
 	uint8_t *buf;			/* the call message (owned) */
 	size_t len;
 	uint64_t queued_us;		/* when it entered the work queue (statistics) */
+	signed char bulk;		/* a bulk call (workq.c); -1 until classified */
+	size_t reserved;		/* TCP: reply memory reserved for it (tcpconn.c) */
 };
 
 /*
@@ -85,7 +87,15 @@ unsigned transport_poll(void);
 void transport_kick(void);
 /* At shutdown: every thread in transport_wait returns, and any that calls it later. */
 void transport_wake_all(void);
-/* Periodic housekeeping: idle connections. */
+/*
+ * Replies queued for unread TCP connections, and those that calls running
+ * may still queue, of all connections together (--reply-memory): beyond
+ * it, connections that have some are paused, and those whose replies
+ * stall are closed.  See tcpconn.c.
+ */
+#define REPLY_BUDGET_DEFAULT_MIB 512
+void transport_set_reply_budget(size_t bytes);
+/* Periodic housekeeping: idle connections, the reply budget. */
 void transport_tick(void);
 void transport_close_all(void);
 

@@ -24,6 +24,8 @@ int workq_start(unsigned nthreads, workq_fn fn, workq_bulk_fn is_bulk, worker_ne
     worker_free_fn rm);
 /* Returns -1 when the queue, or this client's share of it, is full (drop or defer). */
 int workq_push(struct rpc_req *req);
+/* Classifies req (bulk or light, as workq_push will), once; 1 if bulk. */
+int workq_is_bulk(struct rpc_req *req);
 /*
  * The calling thread will not look at the queue soon (it has more input to
  * read): a call it queued, counting on that, wakes another thread instead.

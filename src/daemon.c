@@ -497,6 +497,8 @@ daemon_run(const struct daemon_opts *o)
 		ls.ports[ls.nports++] = o->nlm_port;
 	if (transport_listen(&ls, err, sizeof(err)) < 0)
 		startup_failed(err);
+	if (o->reply_memory_mib)
+		transport_set_reply_budget((size_t)o->reply_memory_mib << 20);
 	dispatch_register(&nfs_program);
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);

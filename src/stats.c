@@ -246,6 +246,10 @@ static const struct counter_desc counters[ST_NCOUNTERS] = {
 	    "TCP streams closed for a bad or oversized RPC record." },
 	[ST_REPLIES_QUEUED] = { "replies_queued", "tcp_replies_queued_total", NULL,
 	    "TCP replies left on a connection's output queue for its writer." },
+	[ST_TCP_BUDGET_PAUSES] = { "tcp_budget_pauses", "tcp_reply_budget_pauses_total", NULL,
+	    "TCP connections paused because the replies queued for all reached --reply-memory." },
+	[ST_TCP_BUDGET_DROPS] = { "tcp_budget_drops", "tcp_reply_budget_drops_total", NULL,
+	    "TCP connections closed: their unread replies stalled while over --reply-memory." },
 	[ST_DRC_HITS] = { "drc_hits", "drc_hits_total", NULL,
 	    "Retransmissions answered from the duplicate request cache." },
 	[ST_DRC_IN_PROGRESS] = { "drc_in_progress", "drc_in_progress_drops_total", NULL,
@@ -395,7 +399,7 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 	fputs("\nTransport:\n", out);
 	fprintf(out, "  %-28s %llu\n", "tcp_open", (unsigned long long)s->g.tcp_open);
 	for (unsigned i = 0; i < ST_NCOUNTERS; i++)
-		if (i <= ST_REPLIES_QUEUED && i != ST_TCP_RECORDS && i != ST_UDP_DATAGRAMS &&
+		if (i <= ST_TCP_BUDGET_DROPS && i != ST_TCP_RECORDS && i != ST_UDP_DATAGRAMS &&
 		    i != ST_UDP_DROPS)
 			fprintf(out, "  %-28s %llu\n", counters[i].key,
 			    (unsigned long long)s->sum.ctr[i]);

@@ -54,6 +54,9 @@
 #define TCP_READ_BUDGET (1u << 20)
 #define READ_CHUNK 65536
 #define VICTIM_LOOK 64
+/* A bulk call (READ data) reserves its largest reply while it runs. */
+#define BULK_RESERVE RPC_MAX_RECORD
+#define STALL_SECS 2		/* over budget, replies unread this long: closed */
 
 struct outchunk {
 	struct outchunk *next;
@@ -77,6 +80,7 @@ struct conn {
 	int owned;		/* a thread is serving its events */
 	int again;		/* an event came meanwhile: the owner looks again */
 	int paused;		/* input stopped at a limit */
+	int budget_paused;	/* calls wait for the global reply budget */
 	int closed;
 	int sending;		/* a thread writes to the socket (outside the lock) */
 	int out_kick;		/* EPOLLOUT came while it did: it writes again */
@@ -93,6 +97,7 @@ struct conn {
 	 */
 	struct rpc_req *held_head, *held_tail;
 	size_t out_bytes;
+	time_t out_moved;	/* when the output queue last moved (or filled) */
 	struct outchunk *out_head, *out_tail;
 	/* under conns_lock */
 	int listed;		/* in the list of open connections */
@@ -115,6 +120,41 @@ static int starved_fd = -1;
 
 static __thread uint8_t rdbuf[READ_CHUNK];
 
+/*
+ * The reply memory of all connections together: bytes on output queues
+ * plus BULK_RESERVE for every bulk call running over TCP.  One atomic add
+ * when a bulk call starts or a reply is queued, one subtract when it ends
+ * or goes out; light calls whose replies go straight out touch it not at
+ * all.  See may_start_locked.
+ */
+static size_t reply_mem;
+static size_t reply_budget = (size_t)REPLY_BUDGET_DEFAULT_MIB << 20;
+static struct conn **tick_conns;	/* the tick's scratch list (main thread) */
+
+static void
+reply_mem_add(size_t n)
+{
+	__atomic_add_fetch(&reply_mem, n, __ATOMIC_RELAXED);
+}
+
+static void
+reply_mem_sub(size_t n)
+{
+	__atomic_sub_fetch(&reply_mem, n, __ATOMIC_RELAXED);
+}
+
+void
+conns_set_reply_budget(size_t bytes)
+{
+	reply_budget = bytes;
+}
+
+size_t
+conns_reply_memory(void)
+{
+	return __atomic_load_n(&reply_mem, __ATOMIC_RELAXED);
+}
+
 void
 conns_init(int epfd, unsigned max)
 {
@@ -123,7 +163,8 @@ conns_init(int epfd, unsigned max)
 	/* Closed connections wait for their last request; new ones still come in. */
 	slots_cap = 2 * max + 64;
 	slots = calloc(slots_cap, sizeof(*slots));
-	if (slots == NULL)
+	tick_conns = calloc(slots_cap, sizeof(*tick_conns));
+	if (slots == NULL || tick_conns == NULL)
 		fatal("connection table");
 }
 
@@ -177,6 +218,7 @@ slot_release(struct conn *c)
 		free(o);
 	}
 	c->out_tail = NULL;
+	reply_mem_sub(c->out_bytes);
 	c->out_bytes = 0;
 	recmark_free(&c->rm);
 	close(c->fd);
@@ -250,10 +292,43 @@ conn_touch(struct conn *c)
 
 /* ---- limits and held requests ---- */
 
+/*
+ * With c->lock held: may c start another call?  Within its own limits,
+ * and within the global reply budget, or else (over budget) only if it
+ * has nothing running and nothing queued, while the budget's last eighth
+ * lasts: a client that reads its replies is never starved by those that
+ * do not, and one that does not cannot pass the budget by more than that
+ * eighth (the tick closes those whose replies stall, and resumes the rest).
+ */
 static int
-within_limits(const struct conn *c)
+may_start_locked(struct conn *c)
 {
-	return c->inflight < CONN_MAX_INFLIGHT && c->out_bytes < CONN_MAX_OUTBYTES;
+	size_t used;
+
+	if (c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES)
+		return 0;
+	used = __atomic_load_n(&reply_mem, __ATOMIC_RELAXED);
+	if (used + BULK_RESERVE <= reply_budget ||
+	    (c->inflight == 0 && c->out_bytes == 0 && used < reply_budget + reply_budget / 8)) {
+		c->budget_paused = 0;
+		return 1;
+	}
+	if (!c->budget_paused) {
+		c->budget_paused = 1;
+		STAT_INC(ST_TCP_BUDGET_PAUSES);
+	}
+	return 0;
+}
+
+/* With c->lock held: r starts; a bulk call reserves its reply's room. */
+static void
+start_locked(struct conn *c, struct rpc_req *r)
+{
+	c->inflight++;
+	if (r->bulk > 0) {
+		r->reserved = BULK_RESERVE;
+		reply_mem_add(BULK_RESERVE);
+	}
 }
 
 /*
@@ -266,7 +341,7 @@ conn_resume_locked(struct conn *c)
 {
 	struct rpc_req *list = NULL, **tail = &list;
 
-	while (!c->closed && c->held_head && within_limits(c)) {
+	while (!c->closed && c->held_head && may_start_locked(c)) {
 		struct rpc_req *r = c->held_head;
 
 		c->held_head = r->next;
@@ -275,9 +350,9 @@ conn_resume_locked(struct conn *c)
 		r->next = NULL;
 		*tail = r;
 		tail = &r->next;
-		c->inflight++;
+		start_locked(c, r);
 	}
-	if (c->paused && !c->closed && c->held_head == NULL && within_limits(c)) {
+	if (c->paused && !c->closed && c->held_head == NULL && may_start_locked(c)) {
 		c->paused = 0;
 		if (!c->owned)
 			conn_arm(c, EPOLL_CTL_MOD);	/* input left unread: report it */
@@ -294,6 +369,7 @@ held_drop(struct conn *c, struct rpc_req *r)
 	while (r) {
 		struct rpc_req *next = r->next;
 
+		reply_mem_sub(r->reserved);
 		free(r->buf);
 		free(r);
 		conn_unref(c);
@@ -456,7 +532,7 @@ conn_open(int fd, uint16_t port, const struct sockaddr_storage *peer, socklen_t 
 	c->local_port = port;
 	memcpy(&c->peer, peer, plen);
 	c->peerlen = plen;
-	c->owned = c->again = c->paused = c->closed = 0;
+	c->owned = c->again = c->paused = c->budget_paused = c->closed = 0;
 	c->sending = c->out_kick = 0;
 	c->refs = 1;
 	c->inflight = 0;
@@ -538,9 +614,10 @@ tcp_record(void *arg, uint8_t *rec, size_t len)
 	r->local_port = c->local_port;
 	memcpy(&r->peer, &c->peer, c->peerlen);
 	r->peerlen = c->peerlen;
+	workq_is_bulk(r);
 	pthread_mutex_lock(&c->lock);
 	c->refs++;
-	if (!within_limits(c) || c->held_head) {
+	if (c->held_head || !may_start_locked(c)) {
 		/* Over the limit: held until a request finishes (see struct conn). */
 		if (c->held_tail)
 			c->held_tail->next = r;
@@ -550,7 +627,7 @@ tcp_record(void *arg, uint8_t *rec, size_t len)
 		pthread_mutex_unlock(&c->lock);
 		return 0;
 	}
-	c->inflight++;
+	start_locked(c, r);
 	pthread_mutex_unlock(&c->lock);
 	if (workq_push(r) < 0) {
 		STAT_INC(ST_TCP_OVERLOAD);
@@ -592,7 +669,7 @@ conn_read(struct conn *c)
 		int direct, full;
 
 		pthread_mutex_lock(&c->lock);
-		full = !within_limits(c) || c->held_head != NULL;
+		full = c->held_head != NULL || !may_start_locked(c);
 		if (full)
 			c->paused = 1;	/* conn_resume_locked asks for the rest */
 		pthread_mutex_unlock(&c->lock);
@@ -702,6 +779,8 @@ queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t sk
 	}
 	o->len = at;
 	o->off = 0;
+	if (c->out_head == NULL)
+		c->out_moved = time(NULL);
 	if (at_head) {
 		o->next = c->out_head;
 		c->out_head = o;
@@ -716,6 +795,7 @@ queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t sk
 		c->out_tail = o;
 	}
 	c->out_bytes += o->len;
+	reply_mem_add(o->len);
 	return 0;
 }
 
@@ -724,6 +804,9 @@ static void
 queue_consume_locked(struct conn *c, size_t n)
 {
 	c->out_bytes -= n;
+	reply_mem_sub(n);
+	if (n > 0)
+		c->out_moved = time(NULL);
 	while (n > 0) {
 		struct outchunk *o = c->out_head;
 		size_t left = o->len - o->off;
@@ -985,10 +1068,11 @@ out:
 /* ---- requests ---- */
 
 void
-conn_request_done(struct conn *c)
+conn_request_done(struct conn *c, size_t reserved)
 {
 	struct rpc_req *start;
 
+	reply_mem_sub(reserved);
 	pthread_mutex_lock(&c->lock);
 	c->inflight--;
 	start = conn_resume_locked(c);	/* a slot is free: held requests go to work */
@@ -1005,11 +1089,75 @@ conn_local_fd(const struct conn *c)
 
 /* ---- housekeeping ---- */
 
+static int
+by_out_bytes_desc(const void *a, const void *b)
+{
+	const struct conn *x = *(struct conn *const *)a, *y = *(struct conn *const *)b;
+
+	return x->out_bytes < y->out_bytes ? 1 : x->out_bytes > y->out_bytes ? -1 : 0;
+}
+
+/*
+ * Once a second, for the global reply budget.  Over it, the connections
+ * whose queued replies have not moved for STALL_SECS (their clients do not
+ * read) are closed, the largest queues first, until a quarter of the
+ * budget is free: they are what overdraws it.  Then the connections that
+ * wait for the budget are looked at again (their own events may never
+ * come: nothing of theirs runs or is queued).
+ */
+static void
+budget_tick(time_t now)
+{
+	unsigned n = 0, waiting = 0;
+
+	pthread_mutex_lock(&conns_lock);
+	for (struct conn *c = TAILQ_FIRST(&lru); c; c = TAILQ_NEXT(c, lru)) {
+		pthread_mutex_lock(&c->lock);
+		if (c->budget_paused || (c->out_bytes > 0 && now - c->out_moved >= STALL_SECS)) {
+			c->refs++;
+			tick_conns[n++] = c;
+			waiting += c->budget_paused;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	pthread_mutex_unlock(&conns_lock);
+	if (conns_reply_memory() >= reply_budget) {
+		/* out_bytes only shrinks meanwhile: a stale order is still a fair one */
+		qsort(tick_conns, n, sizeof(*tick_conns), by_out_bytes_desc);
+		for (unsigned i = 0; i < n && conns_reply_memory() > reply_budget / 4 * 3; i++) {
+			struct conn *c = tick_conns[i];
+			int stalled;
+
+			pthread_mutex_lock(&c->lock);
+			stalled = c->out_bytes > 0 && now - c->out_moved >= STALL_SECS;
+			pthread_mutex_unlock(&c->lock);
+			if (stalled) {
+				STAT_INC(ST_TCP_BUDGET_DROPS);
+				conn_close(c);
+			}
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct conn *c = tick_conns[i];
+		struct rpc_req *start = NULL;
+
+		if (waiting) {
+			pthread_mutex_lock(&c->lock);
+			if (c->budget_paused && !c->closed)
+				start = conn_resume_locked(c);
+			pthread_mutex_unlock(&c->lock);
+			held_start(c, start);
+		}
+		conn_unref(c);
+	}
+}
+
 void
 conns_tick(void)
 {
 	time_t now = time(NULL);
 
+	budget_tick(now);
 	for (;;) {
 		struct conn *c, *stale = NULL;
 

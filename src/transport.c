@@ -254,6 +254,7 @@ req_new(uint8_t *buf, size_t len)
 		return NULL;
 	r->buf = buf;
 	r->len = len;
+	r->bulk = -1;
 	return r;
 }
 
@@ -261,7 +262,7 @@ void
 req_free(struct rpc_req *req)
 {
 	if (req->conn)
-		conn_request_done(req->conn);
+		conn_request_done(req->conn, req->reserved);
 	free(req->buf);
 	free(req);
 }
@@ -413,8 +414,10 @@ udp_readable(struct listener *l, uint64_t data)
 		}
 		if (i > 0)
 			workq_yield_credit();	/* the one queued before runs now */
-		if (n < 4 || (mh.msg_flags & MSG_TRUNC))
-			continue;	/* not a call we could answer */
+		if (n < 4 || (mh.msg_flags & MSG_TRUNC)) {
+			STAT_INC(ST_REJ_UNDECODABLE);	/* no XID: nothing to answer */
+			continue;
+		}
 		buf = malloc((size_t)n);
 		r = buf ? req_new(buf, (size_t)n) : NULL;
 		if (r == NULL) {
@@ -538,6 +541,12 @@ transport_wake_all(void)
 	__atomic_store_n(&waking_all, 1, __ATOMIC_RELEASE);
 	(void)!write(kickfd, &one, sizeof(one));
 	epoll_ctl(epfd, EPOLL_CTL_MOD, kickfd, &ev);
+}
+
+void
+transport_set_reply_budget(size_t bytes)
+{
+	conns_set_reply_budget(bytes);
 }
 
 void

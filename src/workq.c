@@ -346,7 +346,7 @@ int
 workq_push(struct rpc_req *req)
 {
 	struct clientq *c;
-	int bulk = q_is_bulk(req), wake = 0;
+	int bulk = req->bulk >= 0 ? req->bulk : q_is_bulk(req), wake = 0;
 
 #ifndef USERNFSD_NO_STATS
 	req->queued_us = stats_now_us();	/* queue wait: dispatch_request takes the difference */
@@ -378,6 +378,14 @@ workq_push(struct rpc_req *req)
 	if (wake)
 		transport_kick();
 	return 0;
+}
+
+int
+workq_is_bulk(struct rpc_req *req)
+{
+	if (req->bulk < 0)
+		req->bulk = q_is_bulk(req) != 0;
+	return req->bulk;
 }
 
 void
