@@ -35,9 +35,6 @@ unsigned conns_open_count(void);
 void conns_set_reply_budget(size_t bytes);
 size_t conns_reply_memory(void);
 
-/* A request for the call in buf (taken over), or NULL (transport.c). */
-struct rpc_req *req_new(uint8_t *buf, size_t len);
-/* For the request life cycle (transport.c). */
 struct iovec;
 /*
  * iov: the reply in at most REPLY_MAX_IOV pieces (header, READ data, tail),

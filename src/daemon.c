@@ -451,6 +451,17 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 		    "for their reclaims", previous, c.grace_secs);
 }
 
+static const struct workq_hooks pool_hooks = {
+	.run = dispatch_request,
+	.is_bulk = dispatch_is_bulk,
+	.new_worker = worker_new,
+	.free_worker = worker_free,
+	.wait = transport_wait,
+	.poll = transport_poll,
+	.kick = transport_kick,
+	.wake_all = transport_wake_all,
+};
+
 int
 daemon_run(const struct daemon_opts *o)
 {
@@ -506,7 +517,7 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed("cannot start the inode cache sweeper");
 	with_nlm = !o->no_nlm;
 	stats_init(with_nlm, o->threads, read_gauges);
-	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
+	if (workq_start(o->threads, &pool_hooks) < 0)
 		startup_failed("cannot start worker threads");
 	start_control(o);
 	if (o->metrics_addr && metrics_http_start(o->metrics_addr, err, sizeof(err)) < 0)
