@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "be.h"
 #include "log.h"
 #include "stats.h"
 #include "queue.h"
@@ -935,15 +936,13 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int 
 	struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)niov };
 	struct rpc_req *start;
 	size_t len = 0, sent;
-	uint32_t mark;
 	ssize_t n;
 	int broken, full = 0;
 
 	/* The record mark goes into the headroom in front of the first piece. */
 	for (int i = 0; i < niov; i++)
 		len += iov[i].iov_len;
-	mark = htonl(RM_LAST_FRAG | (uint32_t)len);
-	memcpy(msg - REPLY_HEADROOM, &mark, 4);
+	be32_put(msg - REPLY_HEADROOM, RM_LAST_FRAG | (uint32_t)len);
 	memcpy(v, iov, (size_t)niov * sizeof(*v));
 	v[0].iov_base = msg - REPLY_HEADROOM;
 	v[0].iov_len += REPLY_HEADROOM;
