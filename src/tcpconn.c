@@ -10,11 +10,12 @@
  * owner looks once more before it lets go, so no input is missed and two
  * threads never read one stream.
  *
- * Workers write replies straight into the socket, one thread at a time
- * (see "writing"); what it does not take waits in out_head and is written
- * on EPOLLOUT.  Limits per connection (CONN_MAX_INFLIGHT calls running,
- * CONN_MAX_OUTBYTES unsent) pause input; the request or flush that brings
- * the connection back within them resumes it (conn_resume_locked).
+ * Workers write replies straight into the socket, one thread at a time;
+ * what it does not take waits on the output queue and is written on
+ * EPOLLOUT (tcpsend.c).  Limits per connection (CONN_MAX_INFLIGHT calls
+ * running, CONN_MAX_OUTBYTES unsent) and the reply memory of all of them
+ * (tcpbudget.c) pause input; the request or flush that brings the
+ * connection back within them resumes it (conn_resume_locked).
  *
  * Slots are recycled, never freed: an event delivered just before a
  * connection closed names its slot and generation, and a generation that
@@ -26,9 +27,7 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -40,72 +39,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "be.h"
 #include "log.h"
 #include "stats.h"
-#include "queue.h"
-#include "recmark.h"
-#include "tcpconn.h"
-#include "transport.h"
+#include "tcpconn_impl.h"
 #include "workq.h"
 
 #define CONN_IDLE_SECS 360
-#define CONN_MAX_INFLIGHT 64
-#define CONN_MAX_OUTBYTES (8u << 20)
 #define TCP_READ_BUDGET (1u << 20)
 #define READ_CHUNK 65536
 #define VICTIM_LOOK 64
-/* A bulk call (READ data) reserves its largest reply while it runs. */
-#define BULK_RESERVE RPC_MAX_RECORD
-#define STALL_SECS 2		/* over budget, replies unread this long: closed */
-
-struct outchunk {
-	struct outchunk *next;
-	size_t len, off;
-	uint8_t data[];
-};
-
-struct conn {
-	pthread_mutex_t lock;
-	uint32_t slot;
-	/* the owner's alone */
-	struct recmark rm;
-	int overloaded;		/* the work queue refused a request (for the log) */
-	/* under lock */
-	uint32_t gen;		/* bumped when the slot is recycled */
-	int in_use;
-	int fd;
-	uint16_t local_port;
-	struct sockaddr_storage peer;
-	socklen_t peerlen;
-	int owned;		/* a thread is serving its events */
-	int again;		/* an event came meanwhile: the owner looks again */
-	int paused;		/* input stopped at a limit */
-	int budget_paused;	/* calls wait for the global reply budget */
-	int closed;
-	int sending;		/* a thread writes to the socket (outside the lock) */
-	int out_kick;		/* EPOLLOUT came while it did: it writes again */
-	unsigned send_waiters;	/* large replies waiting for the sender */
-	pthread_cond_t send_done;
-	int refs;		/* open + requests + an owner at work */
-	unsigned inflight;
-	/*
-	 * Records read beyond the limits.  A read() of 64 KiB carries
-	 * hundreds of small calls (a 1 MiB READ call is ~150 bytes); queueing
-	 * them all let one client that never reads its replies pile up
-	 * hundreds of MiB of them.  They wait here, not on the work queue,
-	 * and start while the connection is within both limits.
-	 */
-	struct rpc_req *held_head, *held_tail;
-	size_t out_bytes;
-	time_t out_moved;	/* when the output queue last moved (or filled) */
-	struct outchunk *out_head, *out_tail;
-	/* under conns_lock */
-	int listed;		/* in the list of open connections */
-	time_t last_active;
-	TAILQ_ENTRY(conn) lru;		/* open connections, most recently active first */
-	struct conn *free_next;
-};
 
 static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct conn **slots;	/* fixed at start: readers need no lock */
@@ -121,41 +63,6 @@ static int starved_fd = -1;
 
 static __thread uint8_t rdbuf[READ_CHUNK];
 
-/*
- * The reply memory of all connections together: bytes on output queues
- * plus BULK_RESERVE for every bulk call running over TCP.  One atomic add
- * when a bulk call starts or a reply is queued, one subtract when it ends
- * or goes out; light calls whose replies go straight out touch it not at
- * all.  See may_start_locked.
- */
-static size_t reply_mem;
-static size_t reply_budget = (size_t)REPLY_BUDGET_DEFAULT_MIB << 20;
-static struct conn **tick_conns;	/* the tick's scratch list (main thread) */
-
-static void
-reply_mem_add(size_t n)
-{
-	__atomic_add_fetch(&reply_mem, n, __ATOMIC_RELAXED);
-}
-
-static void
-reply_mem_sub(size_t n)
-{
-	__atomic_sub_fetch(&reply_mem, n, __ATOMIC_RELAXED);
-}
-
-void
-conns_set_reply_budget(size_t bytes)
-{
-	reply_budget = bytes;
-}
-
-size_t
-conns_reply_memory(void)
-{
-	return __atomic_load_n(&reply_mem, __ATOMIC_RELAXED);
-}
-
 void
 conns_init(int epfd, unsigned max)
 {
@@ -164,9 +71,9 @@ conns_init(int epfd, unsigned max)
 	/* Closed connections wait for their last request; new ones still come in. */
 	slots_cap = 2 * max + 64;
 	slots = calloc(slots_cap, sizeof(*slots));
-	tick_conns = calloc(slots_cap, sizeof(*tick_conns));
-	if (slots == NULL || tick_conns == NULL)
+	if (slots == NULL)
 		fatal("connection table");
+	budget_init(slots_cap);
 }
 
 static uint64_t
@@ -199,6 +106,7 @@ slot_take(void)
 	} else if (nslots < slots_cap && (c = calloc(1, sizeof(*c))) != NULL) {
 		pthread_mutex_init(&c->lock, NULL);
 		pthread_cond_init(&c->send_done, NULL);
+		STAILQ_INIT(&c->outq);
 		c->slot = nslots;
 		slots[nslots++] = c;
 	}
@@ -213,14 +121,7 @@ slot_release(struct conn *c)
 	uint64_t retry = 0;
 	int retry_fd = -1;
 
-	while (c->out_head) {
-		struct outchunk *o = c->out_head;
-		c->out_head = o->next;
-		free(o);
-	}
-	c->out_tail = NULL;
-	reply_mem_sub(c->out_bytes);
-	c->out_bytes = 0;
+	outq_free(c);
 	recmark_free(&c->rm);
 	close(c->fd);
 	c->fd = -1;
@@ -244,7 +145,7 @@ slot_release(struct conn *c)
 	}
 }
 
-static void
+void
 conn_unref(struct conn *c)
 {
 	int last;
@@ -295,22 +196,15 @@ conn_touch(struct conn *c)
 
 /*
  * With c->lock held: may c start another call?  Within its own limits,
- * and within the global reply budget, or else (over budget) only if it
- * has nothing running and nothing queued, while the budget's last eighth
- * lasts: a client that reads its replies is never starved by those that
- * do not, and one that does not cannot pass the budget by more than that
- * eighth (the tick closes those whose replies stall, and resumes the rest).
+ * and within the global reply budget (tcpbudget.c); a connection held
+ * back by the budget alone is marked, for the tick and the statistics.
  */
 static int
 may_start_locked(struct conn *c)
 {
-	size_t used;
-
 	if (c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES)
 		return 0;
-	used = __atomic_load_n(&reply_mem, __ATOMIC_RELAXED);
-	if (used + BULK_RESERVE <= reply_budget ||
-	    (c->inflight == 0 && c->out_bytes == 0 && used < reply_budget + reply_budget / 8)) {
+	if (budget_allows(c)) {
 		c->budget_paused = 0;
 		return 1;
 	}
@@ -337,7 +231,7 @@ start_locked(struct conn *c, struct rpc_req *r)
  * them in flight (the caller queues them with held_start, unlocked); when
  * none is left and input was paused, asks for the connection's events again.
  */
-static struct rpc_req *
+struct rpc_req *
 conn_resume_locked(struct conn *c)
 {
 	struct rpc_req *list = NULL, **tail = &list;
@@ -379,7 +273,7 @@ held_drop(struct conn *c, struct rpc_req *r)
 }
 
 /* Queues what conn_resume_locked returned; the caller holds a reference to c. */
-static void
+void
 held_start(struct conn *c, struct rpc_req *list)
 {
 	while (list) {
@@ -403,6 +297,36 @@ held_start(struct conn *c, struct rpc_req *list)
 	}
 }
 
+void
+conn_resume(struct conn *c)
+{
+	struct rpc_req *start = NULL;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->budget_paused && !c->closed)
+		start = conn_resume_locked(c);
+	pthread_mutex_unlock(&c->lock);
+	held_start(c, start);
+}
+
+unsigned
+conns_hold_if(int (*pick)(const struct conn *c, time_t now), time_t now, struct conn **out)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&conns_lock);
+	for (struct conn *c = TAILQ_FIRST(&lru); c; c = TAILQ_NEXT(c, lru)) {
+		pthread_mutex_lock(&c->lock);
+		if (pick(c, now)) {
+			c->refs++;
+			out[n++] = c;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	pthread_mutex_unlock(&conns_lock);
+	return n;
+}
+
 /* ---- closing ---- */
 
 /* By anyone: the connection's hang-up reaches an owner, who closes it. */
@@ -416,7 +340,7 @@ conn_shut(struct conn *c)
 }
 
 /* By the owner (or at exit): in-flight requests finish and drop their replies. */
-static void
+void
 conn_close(struct conn *c)
 {
 	struct rpc_req *held;
@@ -711,289 +635,6 @@ conn_read(struct conn *c)
 	return 0;
 }
 
-/* ---- writing ---- */
-
-/*
- * One thread at a time writes to a connection's socket (sending), and it
- * does so outside the lock: a loopback sendmsg runs the peer's receive
- * path too, and replies finishing meanwhile on other threads used to wait
- * for the lock and be woken one by one.  They now leave a copy on the
- * output queue and go on; the sender writes the queue after its own
- * reply, many replies in one sendmsg.  The fast path (nobody sending,
- * nothing queued) still writes straight from the caller's buffers.
- */
-#define FLUSH_IOV 64
-#define COPY_MAX 16384		/* larger replies wait for the sender instead */
-
-/* Reads exactly n bytes from a pipe that holds them; 0 or -1. */
-static int
-pipe_take(int pipe, uint8_t *to, size_t n)
-{
-	while (n > 0) {
-		ssize_t r = read(pipe, to, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		to += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-/*
- * Queues what the socket did not take of a record, skip bytes into it, at
- * the tail or the head; 0 or -1.  With data_pipe, the unsent bytes of
- * iov[1] are read from it.
- */
-static int
-queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip, int at_head,
-    int data_pipe)
-{
-	size_t total = 0, at = 0;
-	struct outchunk *o;
-
-	for (int i = 0; i < niov; i++)
-		total += iov[i].iov_len;
-	o = malloc(sizeof(*o) + total - skip);
-	if (o == NULL)
-		return -1;
-	for (int i = 0; i < niov; i++) {
-		size_t n = iov[i].iov_len, from = 0;
-
-		if (skip >= n) {
-			skip -= n;
-			continue;
-		}
-		from = skip;
-		skip = 0;
-		if (i == 1 && data_pipe >= 0) {
-			if (pipe_take(data_pipe, o->data + at, n - from) < 0) {
-				free(o);
-				return -1;
-			}
-		} else {
-			memcpy(o->data + at, (const uint8_t *)iov[i].iov_base + from, n - from);
-		}
-		at += n - from;
-	}
-	o->len = at;
-	o->off = 0;
-	if (c->out_head == NULL)
-		c->out_moved = time(NULL);
-	if (at_head) {
-		o->next = c->out_head;
-		c->out_head = o;
-		if (c->out_tail == NULL)
-			c->out_tail = o;
-	} else {
-		o->next = NULL;
-		if (c->out_tail)
-			c->out_tail->next = o;
-		else
-			c->out_head = o;
-		c->out_tail = o;
-	}
-	c->out_bytes += o->len;
-	reply_mem_add(o->len);
-	return 0;
-}
-
-/* With c->lock held: n bytes of the queue's head went out. */
-static void
-queue_consume_locked(struct conn *c, size_t n)
-{
-	c->out_bytes -= n;
-	reply_mem_sub(n);
-	if (n > 0)
-		c->out_moved = time(NULL);
-	while (n > 0) {
-		struct outchunk *o = c->out_head;
-		size_t left = o->len - o->off;
-
-		if (n < left) {
-			o->off += n;
-			return;
-		}
-		n -= left;
-		c->out_head = o->next;
-		if (c->out_head == NULL)
-			c->out_tail = NULL;
-		free(o);
-	}
-}
-
-/*
- * With c->lock held by the sender: writes the queue until it is empty or
- * the socket is full, unlocking around each sendmsg (only the sender
- * removes chunks, so the ones named in v stay).  -1 if the connection broke.
- */
-static int
-conn_drain_locked(struct conn *c)
-{
-	while (c->out_head) {
-		struct iovec v[FLUSH_IOV];
-		struct msghdr mh = { .msg_iov = v };
-		struct outchunk *o = c->out_head;
-		ssize_t n;
-
-		for (; o && mh.msg_iovlen < FLUSH_IOV; o = o->next) {
-			v[mh.msg_iovlen].iov_base = o->data + o->off;
-			v[mh.msg_iovlen++].iov_len = o->len - o->off;
-		}
-		c->out_kick = 0;
-		pthread_mutex_unlock(&c->lock);
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-		pthread_mutex_lock(&c->lock);
-		if (n < 0) {
-			if (errno == EINTR || (errno == EAGAIN && c->out_kick))
-				continue;	/* room came while we were writing */
-			return errno == EAGAIN ? 0 : -1;	/* EAGAIN: EPOLLOUT comes when it drains */
-		}
-		queue_consume_locked(c, (size_t)n);
-	}
-	return 0;
-}
-
-/*
- * With c->lock held by the sender: after a drain, the output may be back
- * within its limit; returns held requests that may start (see held_start).
- */
-static struct rpc_req *
-conn_send_done_locked(struct conn *c, int broken)
-{
-	c->sending = 0;
-	if (c->send_waiters)
-		pthread_cond_broadcast(&c->send_done);	/* one may queue and not send */
-	if (broken) {
-		shutdown(c->fd, SHUT_RDWR);	/* the hang-up reaches an owner, who closes */
-		return NULL;
-	}
-	return conn_resume_locked(c);
-}
-
-static int
-conn_writable(struct conn *c)
-{
-	struct rpc_req *start = NULL;
-	int broken = 0;
-
-	pthread_mutex_lock(&c->lock);
-	if (c->sending) {
-		c->out_kick = 1;	/* the sender writes again */
-	} else {
-		c->sending = 1;
-		broken = conn_drain_locked(c) < 0;
-		start = conn_send_done_locked(c, broken);
-	}
-	pthread_mutex_unlock(&c->lock);
-	held_start(c, start);
-	return broken ? -1 : 0;
-}
-
-/*
- * Writes a reply whose data waits in a pipe: the header with MSG_MORE,
- * the data spliced from the pipe (the file's pages, never copied), the
- * tail.  Returns the bytes written (less than all when the socket is
- * full), or -1 if the connection broke.
- */
-static ssize_t
-send_spliced(int fd, const struct iovec *v, int data_pipe)
-{
-	size_t sent = 0;
-
-	for (int i = 0; i < 3; i++) {
-		size_t left = v[i].iov_len;
-		int more = i < 2 && (i == 0 || v[2].iov_len > 0);
-
-		while (left > 0) {
-			ssize_t n;
-
-			if (i == 1)
-				n = splice(data_pipe, NULL, fd, NULL, left,
-				    SPLICE_F_NONBLOCK | (more ? SPLICE_F_MORE : 0));
-			else
-				n = send(fd, (const uint8_t *)v[i].iov_base + (v[i].iov_len - left), left,
-				    MSG_NOSIGNAL | MSG_DONTWAIT | (more ? MSG_MORE : 0));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno == EAGAIN)
-				return (ssize_t)sent;
-			if (n <= 0)
-				return -1;
-			left -= (size_t)n;
-			sent += (size_t)n;
-		}
-	}
-	return (ssize_t)sent;
-}
-
-int
-conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int data_pipe)
-{
-	struct iovec v[REPLY_MAX_IOV];
-	struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)niov };
-	struct rpc_req *start;
-	size_t len = 0, sent;
-	ssize_t n;
-	int broken, full = 0;
-
-	/* The record mark goes into the headroom in front of the first piece. */
-	for (int i = 0; i < niov; i++)
-		len += iov[i].iov_len;
-	be32_put(msg - REPLY_HEADROOM, RM_LAST_FRAG | (uint32_t)len);
-	memcpy(v, iov, (size_t)niov * sizeof(*v));
-	v[0].iov_base = msg - REPLY_HEADROOM;
-	v[0].iov_len += REPLY_HEADROOM;
-	pthread_mutex_lock(&c->lock);
-	/* A large reply (READ data) waits for its turn rather than be copied. */
-	while (c->sending && (len > COPY_MAX || data_pipe >= 0) && !c->closed) {
-		c->send_waiters++;
-		pthread_cond_wait(&c->send_done, &c->lock);
-		c->send_waiters--;
-	}
-	if (c->closed) {
-		pthread_mutex_unlock(&c->lock);
-		return data_pipe >= 0 ? -1 : 0;
-	}
-	if (c->sending || c->out_head) {
-		/* The sender, or the EPOLLOUT edge, writes it after what is queued. */
-		broken = queue_record_locked(c, v, niov, 0, 0, data_pipe) < 0;
-		STAT_INC(ST_REPLIES_QUEUED);
-		if (broken)
-			shutdown(c->fd, SHUT_RDWR);
-		pthread_mutex_unlock(&c->lock);
-		return broken ? -1 : 0;
-	}
-	c->sending = 1;
-	pthread_mutex_unlock(&c->lock);
-	if (data_pipe >= 0) {
-		n = send_spliced(c->fd, v, data_pipe);
-	} else {
-		do
-			n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-		while (n < 0 && errno == EINTR);
-		if (n < 0 && errno == EAGAIN)
-			n = 0;
-	}
-	broken = n < 0;
-	sent = n > 0 ? (size_t)n : 0;
-	pthread_mutex_lock(&c->lock);
-	if (!broken && sent < len + REPLY_HEADROOM) {
-		/* The rest goes first: others queued theirs behind it meanwhile. */
-		broken = queue_record_locked(c, v, niov, sent, 1, data_pipe) < 0;	/* a partial record cannot be taken back */
-		STAT_INC(ST_REPLIES_QUEUED);
-		full = 1;
-	}
-	if (!broken && c->out_head && (!full || c->out_kick))
-		broken = conn_drain_locked(c) < 0;
-	start = conn_send_done_locked(c, broken);
-	pthread_mutex_unlock(&c->lock);
-	held_start(c, start);
-	return broken && data_pipe >= 0 ? -1 : 0;
-}
-
 /* ---- events ---- */
 
 /* The slot an event names; whether it is still that connection is checked under its lock. */
@@ -1087,69 +728,6 @@ conn_local_fd(const struct conn *c)
 }
 
 /* ---- housekeeping ---- */
-
-static int
-by_out_bytes_desc(const void *a, const void *b)
-{
-	const struct conn *x = *(struct conn *const *)a, *y = *(struct conn *const *)b;
-
-	return x->out_bytes < y->out_bytes ? 1 : x->out_bytes > y->out_bytes ? -1 : 0;
-}
-
-/*
- * Once a second, for the global reply budget.  Over it, the connections
- * whose queued replies have not moved for STALL_SECS (their clients do not
- * read) are closed, the largest queues first, until a quarter of the
- * budget is free: they are what overdraws it.  Then the connections that
- * wait for the budget are looked at again (their own events may never
- * come: nothing of theirs runs or is queued).
- */
-static void
-budget_tick(time_t now)
-{
-	unsigned n = 0, waiting = 0;
-
-	pthread_mutex_lock(&conns_lock);
-	for (struct conn *c = TAILQ_FIRST(&lru); c; c = TAILQ_NEXT(c, lru)) {
-		pthread_mutex_lock(&c->lock);
-		if (c->budget_paused || (c->out_bytes > 0 && now - c->out_moved >= STALL_SECS)) {
-			c->refs++;
-			tick_conns[n++] = c;
-			waiting += c->budget_paused;
-		}
-		pthread_mutex_unlock(&c->lock);
-	}
-	pthread_mutex_unlock(&conns_lock);
-	if (conns_reply_memory() >= reply_budget) {
-		/* out_bytes only shrinks meanwhile: a stale order is still a fair one */
-		qsort(tick_conns, n, sizeof(*tick_conns), by_out_bytes_desc);
-		for (unsigned i = 0; i < n && conns_reply_memory() > reply_budget / 4 * 3; i++) {
-			struct conn *c = tick_conns[i];
-			int stalled;
-
-			pthread_mutex_lock(&c->lock);
-			stalled = c->out_bytes > 0 && now - c->out_moved >= STALL_SECS;
-			pthread_mutex_unlock(&c->lock);
-			if (stalled) {
-				STAT_INC(ST_TCP_BUDGET_DROPS);
-				conn_close(c);
-			}
-		}
-	}
-	for (unsigned i = 0; i < n; i++) {
-		struct conn *c = tick_conns[i];
-		struct rpc_req *start = NULL;
-
-		if (waiting) {
-			pthread_mutex_lock(&c->lock);
-			if (c->budget_paused && !c->closed)
-				start = conn_resume_locked(c);
-			pthread_mutex_unlock(&c->lock);
-			held_start(c, start);
-		}
-		conn_unref(c);
-	}
-}
 
 void
 conns_tick(void)
