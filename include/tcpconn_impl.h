@@ -28,6 +28,7 @@
 /* What the socket did not take of one or more replies. */
 struct outchunk {
 	STAILQ_ENTRY(outchunk) next;
+	size_t mapped;		/* its mapping's size, or 0: from malloc */
 	size_t len, off;
 	uint8_t data[];
 };

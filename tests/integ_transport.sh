@@ -23,7 +23,7 @@ PROBE_PY=$TESTS_SRCDIR/transport_probe.py
 EXPORT=$WORKDIR/export
 T=$WORKDIR/t
 BUDGET_MIB=64
-SLACK_MIB=64
+SLACK_MIB=32
 mkdir -p "$EXPORT" "$T"
 truncate -s 64M "$EXPORT/big"
 head -c 16M /dev/urandom >"$EXPORT/real"
