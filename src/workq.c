@@ -20,6 +20,12 @@
  * 1 MiB WRITEs, its own client's or anyone's, and no worker is left free
  * only to find every bulk call blocked.  NFS answers calls in flight in
  * any order, so this reordering is the protocol's, not a liberty.
+ *
+ * The sockets' side (transport_wait, _poll, _kick, _wake_all) and the
+ * calls' (dispatch_request, dispatch_is_bulk) are reached through struct
+ * workq_hooks, which daemon.c fills in: this file includes only the
+ * request object (req.h), and the transport includes the work queue, not
+ * the other way round.
  */
 #include "config.h"
 
