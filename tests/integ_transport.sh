@@ -28,6 +28,8 @@ mkdir -p "$EXPORT" "$T"
 truncate -s 64M "$EXPORT/big"
 head -c 16M /dev/urandom >"$EXPORT/real"
 
+# AddressSanitizer's quarantine (256 MiB by default) would hide or fake growth
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=8"
 start_daemon "$EXPORT 127.0.0.1(rw,insecure,no_root_squash) ::1(rw,insecure,no_root_squash)" \
 	--no-rpcbind --reply-memory $BUDGET_MIB
 
@@ -80,6 +82,11 @@ timeout 60 nfs-cat "$(nfsurl real)" >"$T/warm" 2>"$T/err" ||
 	fail "nfs-cat before the flood failed: $(cat "$T/err")"
 base=$(rss_kib)
 limit=$((base + (BUDGET_MIB + BUDGET_MIB / 8 + SLACK_MIB) * 1024))
+# redzones and shadow memory
+if grep -q libasan "/proc/$(_daemon_real_pid)/maps" 2>/dev/null ||
+	nm -D "$USERNFSD" 2>/dev/null | grep -q ' __asan_init$'; then
+	limit=$((base + (limit - base) * 2))
+fi
 
 timeout 90 python3 "$PROBE_PY" 127.0.0.1 "$NFS_PORT" flood 200 80 "$BIG" 25 >"$T/flood" 2>&1 &
 FLOOD=$!
@@ -112,9 +119,13 @@ grep -q '^connected=200 sent=16000$' "$T/flood" && ok "flood: $(cat "$T/flood")"
 	not_ok "the flood did not connect and send as asked" "$(cat "$T/flood")"
 [ $good -ge 1 ] || not_ok "no nfs-cat ran during the flood"
 echo "# VmRSS: idle $((base / 1024)) MiB, peak $((max / 1024)) MiB, limit $((limit / 1024)) MiB"
-[ "$max" -le "$limit" ] &&
-	ok "peak VmRSS $((max / 1024)) MiB within idle $((base / 1024)) + budget $BUDGET_MIB + 1/8 + $SLACK_MIB MiB" ||
+if [ -n "${USERNFSD_WRAPPER:-}" ]; then
+	echo "# the resident size is not checked under $USERNFSD_WRAPPER"
+elif [ "$max" -le "$limit" ]; then
+	ok "peak VmRSS $((max / 1024)) MiB within $((limit / 1024)) MiB (idle $((base / 1024)) + budget $BUDGET_MIB + 1/8 + $SLACK_MIB)"
+else
 	not_ok "peak VmRSS $((max / 1024)) MiB over $((limit / 1024)) MiB (idle $((base / 1024)))"
+fi
 pauses=$(counter tcp_budget_pauses)
 drops=$(counter tcp_budget_drops)
 echo "# tcp_budget_pauses=$pauses tcp_budget_drops=$drops"
