@@ -97,6 +97,7 @@ struct stats_block {
 /* Gauges, read at snapshot time from their modules. */
 struct stats_gauges {
 	uint64_t tcp_open, workq_depth, drc_entries, icache_entries, clients;
+	uint64_t reply_memory;	/* bytes of the TCP reply budget in use (tcpbudget.c) */
 	uint64_t nlm_hosts, nlm_files, nlm_locks, nlm_waiters, nlm_shares;
 	int nlm_enabled, nlm_grace;
 };

@@ -343,6 +343,7 @@ read_gauges(struct stats_gauges *g)
 	unsigned entries, hits;
 
 	g->tcp_open = conns_open_count();
+	g->reply_memory = conns_reply_memory();
 	g->workq_depth = workq_length();
 	drc_stats(&entries, &hits);
 	g->drc_entries = entries;

@@ -398,6 +398,7 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 	}
 	fputs("\nTransport:\n", out);
 	fprintf(out, "  %-28s %llu\n", "tcp_open", (unsigned long long)s->g.tcp_open);
+	fprintf(out, "  %-28s %llu\n", "reply_memory", (unsigned long long)s->g.reply_memory);
 	for (unsigned i = 0; i < ST_NCOUNTERS; i++)
 		if (i <= ST_TCP_BUDGET_DROPS && i != ST_TCP_RECORDS && i != ST_UDP_DATAGRAMS &&
 		    i != ST_UDP_DROPS)
@@ -490,10 +491,10 @@ stats_print_json(FILE *out, const struct stats_snapshot *s)
 	fputs("},\n", out);
 	json_hist(out, "fsync", &s->sum.fsync);
 	fprintf(out, ",\n\"gauges\":{\"tcp_open\":%llu,\"workq_depth\":%llu,\"drc_entries\":%llu,"
-	    "\"icache_entries\":%llu,\"clients\":%llu",
+	    "\"icache_entries\":%llu,\"clients\":%llu,\"reply_memory\":%llu",
 	    (unsigned long long)s->g.tcp_open, (unsigned long long)s->g.workq_depth,
 	    (unsigned long long)s->g.drc_entries, (unsigned long long)s->g.icache_entries,
-	    (unsigned long long)s->g.clients);
+	    (unsigned long long)s->g.clients, (unsigned long long)s->g.reply_memory);
 	if (s->g.nlm_enabled)
 		fprintf(out, ",\"nlm_hosts\":%llu,\"nlm_files\":%llu,\"nlm_locks\":%llu,"
 		    "\"nlm_waiters\":%llu,\"nlm_shares\":%llu,\"nlm_grace\":%d",
@@ -528,9 +529,9 @@ stats_print_flat(FILE *out, const struct stats_snapshot *s)
 	for (unsigned i = 0; i < ST_NCOUNTERS; i++)
 		fprintf(out, "%s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
 	/* Gauges are shown as they are, not as differences. */
-	fprintf(out, "=tcp_open %llu\n=workq_depth %llu\n=clients %llu\n",
+	fprintf(out, "=tcp_open %llu\n=workq_depth %llu\n=clients %llu\n=reply_memory %llu\n",
 	    (unsigned long long)s->g.tcp_open, (unsigned long long)s->g.workq_depth,
-	    (unsigned long long)s->g.clients);
+	    (unsigned long long)s->g.clients, (unsigned long long)s->g.reply_memory);
 }
 
 /* ---- Prometheus text exposition (format 0.0.4) ---- */
@@ -761,6 +762,9 @@ stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 	}
 
 	prom_gauge(out, "usernfsd_tcp_connections_open", "TCP connections open.", s->g.tcp_open);
+	prom_gauge(out, "usernfsd_tcp_reply_memory_bytes",
+	    "TCP replies queued and reserved for bulk calls running (--reply-memory).",
+	    s->g.reply_memory);
 	prom_gauge(out, "usernfsd_workq_depth", "Calls waiting in the work queue.",
 	    s->g.workq_depth);
 	prom_gauge(out, "usernfsd_drc_entries", "Entries in the duplicate request cache.",

@@ -12,7 +12,9 @@
 #    read a reply; the daemon's VmRSS stays under its idle RSS plus the
 #    budget and its eighth plus SLACK_MIB (worker buffers, calls held
 #    unread, malloc's rounding), while nfs-cat reads a 16 MiB file whole
-#    and correct, and the budget's pauses and drops are counted.
+#    and correct, the reply_memory gauge never passes the budget and its
+#    eighth (and 1 MiB of light replies), and the budget's pauses are
+#    counted.
 . "$(dirname "$0")/lib.sh"
 
 need_cmd python3 jq libnfs-utils
@@ -93,9 +95,12 @@ FLOOD=$!
 at_exit "kill $FLOOD 2>/dev/null"
 # sample the daemon's RSS until the flood ends, reading normally meanwhile
 max=$base
+gmax=0
 reads=0 good=0
 for i in $(seq 300); do
 	r=$(rss_kib); [ "${r:-0}" -gt "$max" ] && max=$r
+	g=$(ctl stats --json | jq -r .gauges.reply_memory)
+	[ "${g:-0}" -gt "$gmax" ] && gmax=$g
 	# three reads, some 5 s apart, while the connections hold their replies
 	if grep -q connected "$T/flood" && [ $reads -lt 3 ] && [ $((i % 25)) = 0 ]; then
 		reads=$((reads + 1))
@@ -126,6 +131,12 @@ elif [ "$max" -le "$limit" ]; then
 else
 	not_ok "peak VmRSS $((max / 1024)) MiB over $((limit / 1024)) MiB (idle $((base / 1024)))"
 fi
+# the budget's own count: the budget, its eighth, and light replies (1 MiB)
+glimit=$(((BUDGET_MIB + BUDGET_MIB / 8 + 1) << 20))
+echo "# reply_memory gauge: peak $((gmax >> 20)) MiB"
+[ "$gmax" -gt 0 ] && [ "$gmax" -le "$glimit" ] &&
+	ok "reply_memory peaked at $((gmax >> 20)) MiB, within $((glimit >> 20)) MiB" ||
+	not_ok "reply_memory peaked at $gmax bytes (limit $glimit)"
 pauses=$(counter tcp_budget_pauses)
 drops=$(counter tcp_budget_drops)
 echo "# tcp_budget_pauses=$pauses tcp_budget_drops=$drops"
