@@ -712,7 +712,8 @@ conn_request_done(struct conn *c, size_t reserved)
 {
 	struct rpc_req *start;
 
-	reply_mem_sub(reserved);
+	if (reserved)
+		reply_mem_sub(reserved);	/* bulk calls only: light ones touch no shared line */
 	pthread_mutex_lock(&c->lock);
 	c->inflight--;
 	start = conn_resume_locked(c);	/* a slot is free: held requests go to work */
