@@ -27,6 +27,7 @@ struct daemon_opts {
 	unsigned grace_secs;
 	int no_nlm;
 	unsigned threads;
+	unsigned reply_memory_mib;	/* global TCP reply budget; 0: the default */
 	int foreground;
 	int no_rpcbind;
 	int debug;

@@ -33,6 +33,8 @@ enum stat_counter {
 	ST_TCP_OVERLOAD,	/* connections closed: the work queue was full */
 	ST_RECMARK_ERRORS,	/* bad or oversized record marks */
 	ST_REPLIES_QUEUED,	/* TCP replies left on a connection's output queue */
+	ST_TCP_BUDGET_PAUSES,	/* connections paused: all replies queued reached the budget */
+	ST_TCP_BUDGET_DROPS,	/* connections closed: replies stalled while over the budget */
 	ST_DRC_HITS,		/* retransmissions answered from the cache */
 	ST_DRC_IN_PROGRESS,	/* retransmissions of a call still running: dropped */
 	ST_DRC_MISSES,		/* non-idempotent calls run (and cached) */
@@ -95,6 +97,7 @@ struct stats_block {
 /* Gauges, read at snapshot time from their modules. */
 struct stats_gauges {
 	uint64_t tcp_open, workq_depth, drc_entries, icache_entries, clients;
+	uint64_t reply_memory;	/* bytes of the TCP reply budget in use (tcpbudget.c) */
 	uint64_t nlm_hosts, nlm_files, nlm_locks, nlm_waiters, nlm_shares;
 	int nlm_enabled, nlm_grace;
 };

@@ -31,10 +31,10 @@ void conns_tick(void);
 void conns_close_all(void);
 /* Connections open now (statistics). */
 unsigned conns_open_count(void);
+/* The global reply budget (transport_set_reply_budget), and what is used of it. */
+void conns_set_reply_budget(size_t bytes);
+size_t conns_reply_memory(void);
 
-/* A request for the call in buf (taken over), or NULL (transport.c). */
-struct rpc_req *req_new(uint8_t *buf, size_t len);
-/* For the request life cycle (transport.c). */
 struct iovec;
 /*
  * iov: the reply in at most REPLY_MAX_IOV pieces (header, READ data, tail),
@@ -46,7 +46,8 @@ struct iovec;
 #define REPLY_MAX_IOV 3
 int conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int data_pipe);
 void conn_shut(struct conn *c);
-void conn_request_done(struct conn *c);
+/* A request of c ended; reserved: the reply memory it held (rpc_req.reserved). */
+void conn_request_done(struct conn *c, size_t reserved);
 int conn_local_fd(const struct conn *c);
 
 #endif

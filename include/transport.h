@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "req.h"
+
 /* Largest TCP record accepted: a 1 MiB WRITE plus RPC and NFS headers. */
 #define RPC_MAX_RECORD ((1u << 20) + 8192)
 /* Largest payload (READ/WRITE data) per transport, also advertised by FSINFO. */
@@ -21,42 +23,6 @@
 #define UDP_MAX_PAYLOAD (32u << 10)
 /* Bytes a worker must leave free in front of a reply for the record mark. */
 #define REPLY_HEADROOM 4
-
-struct conn;
-
-struct rpc_req {
-	struct rpc_req *next;		/* work queue link */
-	struct conn *conn;		/* TCP: holds a reference; UDP: NULL */
-	int udp_fd;
-	int proto;			/* IPPROTO_UDP or IPPROTO_TCP */
-	uint16_t local_port;		/* the port the call came in on */
-	struct sockaddr_storage peer;
-	socklen_t peerlen;
-	union {
-		struct in_pktinfo v4;
-		struct in6_pktinfo v6;
-	} pktinfo;			/* UDP: reply from the address asked */
-	int pktinfo_family;		/* 0 when none */
-	uint8_t *buf;			/* the call message (owned) */
-	size_t len;
-	uint64_t queued_us;		/* when it entered the work queue (statistics) */
-};
-
-/*
- * Word i of a call as it came off the wire, for a look before the XDR
- * decode: RFC 5531 fixes 0 xid, 1 direction, 2 RPC version, 3 program,
- * 4 version, 5 procedure.  0 if the call is too short to have it.
- */
-static inline int
-req_call_word(const struct rpc_req *req, unsigned i, uint32_t *v)
-{
-	const uint8_t *p = req->buf + 4 * (size_t)i;
-
-	if (req->len < 4 * ((size_t)i + 1))
-		return 0;
-	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	return 1;
-}
 
 struct listen_spec {
 	const char *bind_addr;		/* NULL: all addresses, IPv4 and IPv6 */
@@ -85,7 +51,15 @@ unsigned transport_poll(void);
 void transport_kick(void);
 /* At shutdown: every thread in transport_wait returns, and any that calls it later. */
 void transport_wake_all(void);
-/* Periodic housekeeping: idle connections. */
+/*
+ * Replies queued for unread TCP connections, and those that calls running
+ * may still queue, of all connections together (--reply-memory): beyond
+ * it, connections that have some are paused, and those whose replies
+ * stall are closed.  See tcpconn.c.
+ */
+#define REPLY_BUDGET_DEFAULT_MIB 512
+void transport_set_reply_budget(size_t bytes);
+/* Periodic housekeeping: idle connections, the reply budget. */
 void transport_tick(void);
 void transport_close_all(void);
 
@@ -111,13 +85,5 @@ int transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len,
     const struct reply_gap *gap);
 /* req cannot be answered: its TCP connection is closed (UDP: nothing). */
 void transport_drop(struct rpc_req *req);
-/* Releases a request (after its reply was sent, or when it is dropped). */
-void req_free(struct rpc_req *req);
-size_t req_max_payload(const struct rpc_req *req);
-/* Printable peer address ("192.0.2.1" or "2001:db8::1"). */
-void req_peer_str(const struct rpc_req *req, char *buf, size_t len);
-uint16_t req_peer_port(const struct rpc_req *req);
-/* The address (port 0) of ours the call was sent to; 0 or -1. */
-int req_local_addr(const struct rpc_req *req, struct sockaddr_storage *out);
 
 #endif

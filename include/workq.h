@@ -14,16 +14,29 @@
 struct rpc_req;
 struct worker;
 
-typedef void (*workq_fn)(struct worker *w, struct rpc_req *req);
-/* Is req a bulk call (one that may wait on the disk)? See workq.c. */
-typedef int (*workq_bulk_fn)(const struct rpc_req *req);
-typedef struct worker *(*worker_new_fn)(void);
-typedef void (*worker_free_fn)(struct worker *w);
+/*
+ * What the pool needs from the rest of the daemon (daemon.c fills it in):
+ * the calls' side (dispatch.c) and the sockets' (transport.c), so that the
+ * work queue includes neither.
+ */
+struct workq_hooks {
+	void (*run)(struct worker *w, struct rpc_req *req);	/* serves and frees req */
+	/* Is req a bulk call (one that may wait on the disk)? See workq.c. */
+	int (*is_bulk)(const struct rpc_req *req);
+	struct worker *(*new_worker)(void);
+	void (*free_worker)(struct worker *w);
+	/* Nothing to run: wait for, or poll, one socket event; kicks taken in. */
+	unsigned (*wait)(void);
+	unsigned (*poll)(void);
+	void (*kick)(void);		/* wakes one waiting thread */
+	void (*wake_all)(void);		/* at the stop: every waiting thread, for good */
+};
 
-int workq_start(unsigned nthreads, workq_fn fn, workq_bulk_fn is_bulk, worker_new_fn mk,
-    worker_free_fn rm);
+int workq_start(unsigned nthreads, const struct workq_hooks *hooks);
 /* Returns -1 when the queue, or this client's share of it, is full (drop or defer). */
 int workq_push(struct rpc_req *req);
+/* Classifies req (bulk or light, as workq_push will), once; 1 if bulk. */
+int workq_is_bulk(struct rpc_req *req);
 /*
  * The calling thread will not look at the queue soon (it has more input to
  * read): a call it queued, counting on that, wakes another thread instead.

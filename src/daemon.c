@@ -346,6 +346,7 @@ read_gauges(struct stats_gauges *g)
 	unsigned entries, hits;
 
 	g->tcp_open = conns_open_count();
+	g->reply_memory = conns_reply_memory();
 	g->workq_depth = workq_length();
 	drc_stats(&entries, &hits);
 	g->drc_entries = entries;
@@ -474,6 +475,17 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 		    "for their reclaims", previous, c.grace_secs);
 }
 
+static const struct workq_hooks pool_hooks = {
+	.run = dispatch_request,
+	.is_bulk = dispatch_is_bulk,
+	.new_worker = worker_new,
+	.free_worker = worker_free,
+	.wait = transport_wait,
+	.poll = transport_poll,
+	.kick = transport_kick,
+	.wake_all = transport_wake_all,
+};
+
 int
 daemon_run(const struct daemon_opts *o)
 {
@@ -524,6 +536,8 @@ daemon_run(const struct daemon_opts *o)
 		ls.ports[ls.nports++] = o->nlm_port;
 	if (transport_listen(&ls, err, sizeof(err)) < 0)
 		startup_failed(err);
+	if (o->reply_memory_mib)
+		transport_set_reply_budget((size_t)o->reply_memory_mib << 20);
 	dispatch_register(&nfs_program);
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);
@@ -531,7 +545,7 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed("cannot start the inode cache sweeper");
 	with_nlm = !o->no_nlm;
 	stats_init(with_nlm, o->threads, read_gauges);
-	if (workq_start(o->threads, dispatch_request, dispatch_is_bulk, worker_new, worker_free) < 0)
+	if (workq_start(o->threads, &pool_hooks) < 0)
 		startup_failed("cannot start worker threads");
 	start_control(o);
 	if (o->metrics_addr && metrics_http_start(o->metrics_addr, err, sizeof(err)) < 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "be.h"
 #include "clients.h"
 #include "creds.h"
 #include "dispatch.h"
@@ -192,14 +193,6 @@ arena_reset(struct worker *w)
 
 /* ---- statistics ---- */
 
-#ifndef USERNFSD_NO_STATS
-static uint32_t
-be32_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-#endif
-
 /*
  * What a reply says, read from its encoded form, so that every path that
  * answers (results, errors, the DRC's copies) is counted alike.  Ours
@@ -213,21 +206,21 @@ note_reply(struct worker *w, const uint8_t *msg, size_t len)
 	size_t off = 24;
 
 	w->st_out = len;
-	w->st_rpc_error = len < 24 || be32_at(msg + 8) != MSG_ACCEPTED ||
-	    be32_at(msg + 20) != SUCCESS;
+	w->st_rpc_error = len < 24 || be32_get(msg + 8) != MSG_ACCEPTED ||
+	    be32_get(msg + 20) != SUCCESS;
 	if (w->st_rpc_error || !(w->st_flags & (PROC_STATUS | PROC_STATUS_COOKIE)))
 		return;
 	if (w->st_flags & PROC_STATUS_COOKIE) {
 		/* NLM: the status follows the cookie, an opaque of at most 1024 bytes. */
 		uint32_t clen;
 
-		if (len < off + 4 || (clen = be32_at(msg + off)) > 1024)
+		if (len < off + 4 || (clen = be32_get(msg + off)) > 1024)
 			return;
 		off += 4 + ((clen + 3) & ~3u);
 	}
 	if (len < off + 4)
 		return;
-	w->st_status = be32_at(msg + off);
+	w->st_status = be32_get(msg + off);
 	w->st_has_status = 1;
 #else
 	(void)w; (void)msg; (void)len;

@@ -1,4 +1,9 @@
-/* The duplicate request cache: hash table plus LRU, one lock. */
+/*
+ * The duplicate request cache: a hash table of the non-idempotent calls
+ * seen lately (by XID, program, procedure, client address and a checksum
+ * of the arguments) with their replies, and a TAILQ in least-recently-used
+ * order for trimming; one lock.
+ */
 #include "config.h"
 
 #include <netinet/in.h>
@@ -7,6 +12,7 @@
 #include <string.h>
 
 #include "drc.h"
+#include "queue.h"
 #include "siphash.h"
 #include "sockaddr.h"
 
@@ -17,7 +23,8 @@
 
 struct drc_entry {
 	struct drc_key key;
-	struct drc_entry *hnext, *prev, *next;	/* hash chain; LRU, head newest */
+	struct drc_entry *hnext;	/* hash chain */
+	TAILQ_ENTRY(drc_entry) lru;	/* head newest */
 	int done;
 	uint8_t *reply;
 	size_t len;
@@ -25,7 +32,7 @@ struct drc_entry {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct drc_entry *buckets[DRC_BUCKETS];
-static struct drc_entry *lru_head, *lru_tail;
+static TAILQ_HEAD(drc_lru, drc_entry) lru = TAILQ_HEAD_INITIALIZER(lru);
 static unsigned nentries, hits;
 static size_t nbytes;
 
@@ -89,14 +96,7 @@ unlink_entry(struct drc_entry *e)
 		pp = &(*pp)->hnext;
 	if (*pp)
 		*pp = e->hnext;
-	if (e->prev)
-		e->prev->next = e->next;
-	else
-		lru_head = e->next;
-	if (e->next)
-		e->next->prev = e->prev;
-	else
-		lru_tail = e->prev;
+	TAILQ_REMOVE(&lru, e, lru);
 	nentries--;
 	nbytes -= e->len;
 	free(e->reply);
@@ -104,24 +104,12 @@ unlink_entry(struct drc_entry *e)
 }
 
 static void
-push_front(struct drc_entry *e)
-{
-	e->prev = NULL;
-	e->next = lru_head;
-	if (lru_head)
-		lru_head->prev = e;
-	lru_head = e;
-	if (lru_tail == NULL)
-		lru_tail = e;
-}
-
-static void
 trim(void)
 {
-	struct drc_entry *e = lru_tail;
+	struct drc_entry *e = TAILQ_LAST(&lru, drc_lru);
 
 	while ((nentries > DRC_MAX_ENTRIES || nbytes > DRC_MAX_BYTES) && e) {
-		struct drc_entry *prev = e->prev;
+		struct drc_entry *prev = TAILQ_PREV(e, drc_lru, lru);
 		/* A call still running keeps its slot: its duplicates must stay dropped. */
 		if (e->done)
 			unlink_entry(e);
@@ -148,7 +136,7 @@ drc_begin(const struct drc_key *k, uint8_t *reply, size_t cap, size_t *len)
 		e->key = *k;
 		e->hnext = buckets[bucket(k)];
 		buckets[bucket(k)] = e;
-		push_front(e);
+		TAILQ_INSERT_HEAD(&lru, e, lru);
 		nentries++;
 		trim();
 	}

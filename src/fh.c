@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "be.h"
 #include "fh.h"
 #include "siphash.h"
 
@@ -98,32 +99,6 @@ fh_load_or_create_key(const char *statedir)
 	return 0;
 }
 
-static void
-put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
-}
-
-static void
-put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
-
-static uint32_t
-get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t
-get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
 size_t
 fh_encode(const struct fh *fh, uint8_t *out, size_t outlen)
 {
@@ -135,11 +110,11 @@ fh_encode(const struct fh *fh, uint8_t *out, size_t outlen)
 	out[1] = fh->kfh_len ? FH_F_KERNEL : 0;
 	out[2] = fh->kfh_len ? fh->kfh_type : 0;
 	out[3] = fh->kfh_len;
-	put_be32(out + 4, fh->export_id);
-	put_be64(out + 8, fh->ino);
-	put_be32(out + 16, fh->gen);
+	be32_put(out + 4, fh->export_id);
+	be64_put(out + 8, fh->ino);
+	be32_put(out + 16, fh->gen);
 	memcpy(out + FH_HDR_LEN, fh->kfh, fh->kfh_len);
-	put_be64(out + FH_HDR_LEN + fh->kfh_len,
+	be64_put(out + FH_HDR_LEN + fh->kfh_len,
 	    siphash24(fh_key, out, FH_HDR_LEN + fh->kfh_len));
 	return len;
 }
@@ -161,7 +136,7 @@ decode_v1(const uint8_t *in, size_t len, struct fh *out)
 	if (((in[1] & FH_F_KERNEL) != 0) != (kfh_len != 0) || (in[1] & ~FH_F_KERNEL) ||
 	    (kfh_len == 0 && in[2] != 0))
 		return FH_BADLEN;
-	mac = get_be64(in + FH_HDR_LEN + kfh_len);
+	mac = be64_get(in + FH_HDR_LEN + kfh_len);
 	want = siphash24(fh_key, in, FH_HDR_LEN + kfh_len);
 	/* One 64-bit compare: no byte-by-byte early exit to time. */
 	if (mac != want)
@@ -169,9 +144,9 @@ decode_v1(const uint8_t *in, size_t len, struct fh *out)
 	memset(out, 0, sizeof(*out));
 	out->kfh_type = in[2];
 	out->kfh_len = (uint8_t)kfh_len;
-	out->export_id = get_be32(in + 4);
-	out->ino = get_be64(in + 8);
-	out->gen = get_be32(in + 16);
+	out->export_id = be32_get(in + 4);
+	out->ino = be64_get(in + 8);
+	out->gen = be32_get(in + 16);
 	memcpy(out->kfh, in + FH_HDR_LEN, kfh_len);
 	return FH_OK;
 }
@@ -185,7 +160,7 @@ fh_encode_v2(const struct fh *fh, uint8_t out[FH2_LEN])
 		return 0;
 	memset(out, 0, FH2_LEN);
 	out[0] = FH_VERSION_V2;
-	put_be32(out + 4, fh->export_id);
+	be32_put(out + 4, fh->export_id);
 	if (fh->kfh_len) {
 		/* The kernel handle alone names the object; ino and gen stay out. */
 		out[1] = FH_F_KERNEL;
@@ -193,10 +168,10 @@ fh_encode_v2(const struct fh *fh, uint8_t out[FH2_LEN])
 		out[3] = fh->kfh_len;
 		memcpy(payload, fh->kfh, fh->kfh_len);
 	} else {
-		put_be64(payload, fh->ino);
-		put_be32(payload + 8, fh->gen);
+		be64_put(payload, fh->ino);
+		be32_put(payload + 8, fh->gen);
 	}
-	put_be64(out + FH2_HDR_LEN + FH2_PAYLOAD_LEN,
+	be64_put(out + FH2_HDR_LEN + FH2_PAYLOAD_LEN,
 	    siphash24(fh_key, out, FH2_HDR_LEN + FH2_PAYLOAD_LEN));
 	return FH2_LEN;
 }
@@ -229,19 +204,19 @@ decode_v2(const uint8_t *in, struct fh *out)
 	} else if (in[2] != 0 || kfh_len != 0 || !all_zero(payload + 12, 4)) {
 		return FH_BADLEN;
 	}
-	mac = get_be64(in + FH2_HDR_LEN + FH2_PAYLOAD_LEN);
+	mac = be64_get(in + FH2_HDR_LEN + FH2_PAYLOAD_LEN);
 	want = siphash24(fh_key, in, FH2_HDR_LEN + FH2_PAYLOAD_LEN);
 	if (mac != want)
 		return FH_BADMAC;
 	memset(out, 0, sizeof(*out));
-	out->export_id = get_be32(in + 4);
+	out->export_id = be32_get(in + 4);
 	if (kfh_len) {
 		out->kfh_type = in[2];
 		out->kfh_len = (uint8_t)kfh_len;
 		memcpy(out->kfh, payload, kfh_len);
 	} else {
-		out->ino = get_be64(payload);
-		out->gen = get_be32(payload + 8);
+		out->ino = be64_get(payload);
+		out->gen = be32_get(payload + 8);
 	}
 	return FH_OK;
 }

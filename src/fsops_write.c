@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "be.h"
 #include "dispatch.h"
 #include "durable.h"
 #include "exports.h"
@@ -315,10 +316,8 @@ create_mode(const struct fs_sattr *sa, mode_t dflt)
 static void
 verf_times(const uint8_t verf[FS_VERF_LEN], struct timespec ts[2])
 {
-	ts[0].tv_sec = (time_t)((uint32_t)verf[0] << 24 | (uint32_t)verf[1] << 16 |
-	    (uint32_t)verf[2] << 8 | verf[3]);
-	ts[1].tv_sec = (time_t)((uint32_t)verf[4] << 24 | (uint32_t)verf[5] << 16 |
-	    (uint32_t)verf[6] << 8 | verf[7]);
+	ts[0].tv_sec = (time_t)be32_get(verf);
+	ts[1].tv_sec = (time_t)be32_get(verf + 4);
 	ts[0].tv_nsec = ts[1].tv_nsec = 0;
 }
 

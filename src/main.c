@@ -8,6 +8,7 @@
 
 #include "daemon.h"
 #include "share.h"
+#include "transport.h"
 
 static void
 usage(FILE *out)
@@ -33,6 +34,7 @@ usage(FILE *out)
 	    "                         grace period runs, no head grants new locks\n"
 	    "      --control PATH     control socket for usernfsctl (default %s; none: off)\n"
 	    "      --metrics ADDR:PORT  serve Prometheus metrics over HTTP there (default: off)\n"
+	    "      --reply-memory MIB  replies queued for all TCP clients together (default %d)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
 	    "      --share DIR        serve DIR without an exports file, in the foreground,\n"
 	    "                         every client acting as the user who runs this; prints\n"
@@ -44,7 +46,7 @@ usage(FILE *out)
 	    "  -V, --version          print the version and exit\n"
 	    "  -h, --help             print this help and exit\n",
 	    DEFAULT_NFS_PORT, DEFAULT_MOUNT_PORT, LOCALSTATEDIR, DEFAULT_THREADS, DEFAULT_GRACE,
-	    DEFAULT_CONTROL_PATH);
+	    DEFAULT_CONTROL_PATH, REPLY_BUDGET_DEFAULT_MIB);
 }
 
 /* A decimal number from min to max. */
@@ -64,7 +66,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 }
 
 enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW,
-	OPT_HANDLE_KEY, OPT_GRACE_DIR };
+	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY };
 
 /* dirs and allow have room for argc entries: the --share and --allow values. */
 static int
@@ -87,6 +89,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "handle-key", required_argument, NULL, OPT_HANDLE_KEY },
 		{ "grace-dir", required_argument, NULL, OPT_GRACE_DIR },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "reply-memory", required_argument, NULL, OPT_REPLY_MEMORY },
 		{ "check-exports", no_argument, NULL, 'c' },
 		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "ro", no_argument, NULL, OPT_RO },
@@ -145,6 +148,14 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		case OPT_HANDLE_KEY: o.handle_key = optarg; break;
 		case OPT_GRACE_DIR: o.grace_dir = optarg; break;
 		case OPT_METRICS: o.metrics_addr = optarg; break;
+		case OPT_REPLY_MEMORY:
+			if (parse_num(optarg, 16, 1u << 20, &v) < 0) {
+				fprintf(stderr, "usernfsd: bad --reply-memory '%s' (16 to 1048576 MiB)\n",
+				    optarg);
+				return 2;
+			}
+			o.reply_memory_mib = (unsigned)v;
+			break;
 		case 'b': o.bind_addr = optarg; break;
 		case 'R': o.no_rpcbind = 1; break;
 		case 'p': o.pidfile = optarg; break;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
+#include "be.h"
 #include "compiler.h"
 #include "cookie2.h"
 #include "dispatch.h"
@@ -560,10 +561,7 @@ rd2_take(void *arg, const struct fs_dirent *d)
 	e->fileid = (u_int)d->ino;
 	memcpy(name, d->name, d->namelen);
 	e->name = name;
-	e->cookie[0] = (char)(cookie >> 24);
-	e->cookie[1] = (char)(cookie >> 16);
-	e->cookie[2] = (char)(cookie >> 8);
-	e->cookie[3] = (char)cookie;
+	be32_put((uint8_t *)e->cookie, cookie);
 	*f->tailp = e;
 	f->tailp = &e->nextentry;
 	f->room -= need;
@@ -577,8 +575,7 @@ readdir2(struct rpc_call *call, struct fs_ctx *dir, const nfscookie wire, size_t
 {
 	const struct fh *dirfh = fs_handle(dir);
 	struct rd2_fill f = { .call = call, .dirfh = dirfh };
-	uint32_t cookie = (uint32_t)(uint8_t)wire[0] << 24 | (uint32_t)(uint8_t)wire[1] << 16 |
-	    (uint32_t)(uint8_t)wire[2] << 8 | (uint8_t)wire[3];
+	uint32_t cookie = be32_get((const uint8_t *)wire);
 	uint64_t pos;
 	int eof, err;
 

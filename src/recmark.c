@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "be.h"
 #include "recmark.h"
 
 /* A record made of thousands of tiny fragments is an attack, not a client. */
@@ -47,8 +48,7 @@ reserve(struct recmark *rm, size_t extra)
 static int
 start_fragment(struct recmark *rm)
 {
-	uint32_t h = (uint32_t)rm->hdr[0] << 24 | (uint32_t)rm->hdr[1] << 16 |
-	    (uint32_t)rm->hdr[2] << 8 | rm->hdr[3];
+	uint32_t h = be32_get(rm->hdr);
 
 	rm->hdr_have = 0;
 	rm->last_frag = (h & RM_LAST_FRAG) != 0;

@@ -246,6 +246,10 @@ static const struct counter_desc counters[ST_NCOUNTERS] = {
 	    "TCP streams closed for a bad or oversized RPC record." },
 	[ST_REPLIES_QUEUED] = { "replies_queued", "tcp_replies_queued_total", NULL,
 	    "TCP replies left on a connection's output queue for its writer." },
+	[ST_TCP_BUDGET_PAUSES] = { "tcp_budget_pauses", "tcp_reply_budget_pauses_total", NULL,
+	    "TCP connections paused because the replies queued for all reached --reply-memory." },
+	[ST_TCP_BUDGET_DROPS] = { "tcp_budget_drops", "tcp_reply_budget_drops_total", NULL,
+	    "TCP connections closed: their unread replies stalled while over --reply-memory." },
 	[ST_DRC_HITS] = { "drc_hits", "drc_hits_total", NULL,
 	    "Retransmissions answered from the duplicate request cache." },
 	[ST_DRC_IN_PROGRESS] = { "drc_in_progress", "drc_in_progress_drops_total", NULL,
@@ -394,8 +398,9 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 	}
 	fputs("\nTransport:\n", out);
 	fprintf(out, "  %-28s %llu\n", "tcp_open", (unsigned long long)s->g.tcp_open);
+	fprintf(out, "  %-28s %llu\n", "reply_memory", (unsigned long long)s->g.reply_memory);
 	for (unsigned i = 0; i < ST_NCOUNTERS; i++)
-		if (i <= ST_REPLIES_QUEUED && i != ST_TCP_RECORDS && i != ST_UDP_DATAGRAMS &&
+		if (i <= ST_TCP_BUDGET_DROPS && i != ST_TCP_RECORDS && i != ST_UDP_DATAGRAMS &&
 		    i != ST_UDP_DROPS)
 			fprintf(out, "  %-28s %llu\n", counters[i].key,
 			    (unsigned long long)s->sum.ctr[i]);
@@ -486,10 +491,10 @@ stats_print_json(FILE *out, const struct stats_snapshot *s)
 	fputs("},\n", out);
 	json_hist(out, "fsync", &s->sum.fsync);
 	fprintf(out, ",\n\"gauges\":{\"tcp_open\":%llu,\"workq_depth\":%llu,\"drc_entries\":%llu,"
-	    "\"icache_entries\":%llu,\"clients\":%llu",
+	    "\"icache_entries\":%llu,\"clients\":%llu,\"reply_memory\":%llu",
 	    (unsigned long long)s->g.tcp_open, (unsigned long long)s->g.workq_depth,
 	    (unsigned long long)s->g.drc_entries, (unsigned long long)s->g.icache_entries,
-	    (unsigned long long)s->g.clients);
+	    (unsigned long long)s->g.clients, (unsigned long long)s->g.reply_memory);
 	if (s->g.nlm_enabled)
 		fprintf(out, ",\"nlm_hosts\":%llu,\"nlm_files\":%llu,\"nlm_locks\":%llu,"
 		    "\"nlm_waiters\":%llu,\"nlm_shares\":%llu,\"nlm_grace\":%d",
@@ -524,9 +529,9 @@ stats_print_flat(FILE *out, const struct stats_snapshot *s)
 	for (unsigned i = 0; i < ST_NCOUNTERS; i++)
 		fprintf(out, "%s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
 	/* Gauges are shown as they are, not as differences. */
-	fprintf(out, "=tcp_open %llu\n=workq_depth %llu\n=clients %llu\n",
+	fprintf(out, "=tcp_open %llu\n=workq_depth %llu\n=clients %llu\n=reply_memory %llu\n",
 	    (unsigned long long)s->g.tcp_open, (unsigned long long)s->g.workq_depth,
-	    (unsigned long long)s->g.clients);
+	    (unsigned long long)s->g.clients, (unsigned long long)s->g.reply_memory);
 }
 
 /* ---- Prometheus text exposition (format 0.0.4) ---- */
@@ -757,6 +762,9 @@ stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 	}
 
 	prom_gauge(out, "usernfsd_tcp_connections_open", "TCP connections open.", s->g.tcp_open);
+	prom_gauge(out, "usernfsd_tcp_reply_memory_bytes",
+	    "TCP replies queued and reserved for bulk calls running (--reply-memory).",
+	    s->g.reply_memory);
 	prom_gauge(out, "usernfsd_workq_depth", "Calls waiting in the work queue.",
 	    s->g.workq_depth);
 	prom_gauge(out, "usernfsd_drc_entries", "Entries in the duplicate request cache.",

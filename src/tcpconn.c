@@ -10,11 +10,12 @@
  * owner looks once more before it lets go, so no input is missed and two
  * threads never read one stream.
  *
- * Workers write replies straight into the socket, one thread at a time
- * (see "writing"); what it does not take waits in out_head and is written
- * on EPOLLOUT.  Limits per connection (CONN_MAX_INFLIGHT calls running,
- * CONN_MAX_OUTBYTES unsent) pause input; the request or flush that brings
- * the connection back within them resumes it (conn_resume_locked).
+ * Workers write replies straight into the socket, one thread at a time;
+ * what it does not take waits on the output queue and is written on
+ * EPOLLOUT (tcpsend.c).  Limits per connection (CONN_MAX_INFLIGHT calls
+ * running, CONN_MAX_OUTBYTES unsent) and the reply memory of all of them
+ * (tcpbudget.c) pause input; the request or flush that brings the
+ * connection back within them resumes it (conn_resume_locked).
  *
  * Slots are recycled, never freed: an event delivered just before a
  * connection closed names its slot and generation, and a generation that
@@ -26,9 +27,7 @@
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -42,64 +41,13 @@
 
 #include "log.h"
 #include "stats.h"
-#include "queue.h"
-#include "recmark.h"
-#include "tcpconn.h"
-#include "transport.h"
+#include "tcpconn_impl.h"
 #include "workq.h"
 
 #define CONN_IDLE_SECS 360
-#define CONN_MAX_INFLIGHT 64
-#define CONN_MAX_OUTBYTES (8u << 20)
 #define TCP_READ_BUDGET (1u << 20)
 #define READ_CHUNK 65536
 #define VICTIM_LOOK 64
-
-struct outchunk {
-	struct outchunk *next;
-	size_t len, off;
-	uint8_t data[];
-};
-
-struct conn {
-	pthread_mutex_t lock;
-	uint32_t slot;
-	/* the owner's alone */
-	struct recmark rm;
-	int overloaded;		/* the work queue refused a request (for the log) */
-	/* under lock */
-	uint32_t gen;		/* bumped when the slot is recycled */
-	int in_use;
-	int fd;
-	uint16_t local_port;
-	struct sockaddr_storage peer;
-	socklen_t peerlen;
-	int owned;		/* a thread is serving its events */
-	int again;		/* an event came meanwhile: the owner looks again */
-	int paused;		/* input stopped at a limit */
-	int closed;
-	int sending;		/* a thread writes to the socket (outside the lock) */
-	int out_kick;		/* EPOLLOUT came while it did: it writes again */
-	unsigned send_waiters;	/* large replies waiting for the sender */
-	pthread_cond_t send_done;
-	int refs;		/* open + requests + an owner at work */
-	unsigned inflight;
-	/*
-	 * Records read beyond the limits.  A read() of 64 KiB carries
-	 * hundreds of small calls (a 1 MiB READ call is ~150 bytes); queueing
-	 * them all let one client that never reads its replies pile up
-	 * hundreds of MiB of them.  They wait here, not on the work queue,
-	 * and start while the connection is within both limits.
-	 */
-	struct rpc_req *held_head, *held_tail;
-	size_t out_bytes;
-	struct outchunk *out_head, *out_tail;
-	/* under conns_lock */
-	int listed;		/* in the list of open connections */
-	time_t last_active;
-	TAILQ_ENTRY(conn) lru;		/* open connections, most recently active first */
-	struct conn *free_next;
-};
 
 static pthread_mutex_t conns_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct conn **slots;	/* fixed at start: readers need no lock */
@@ -125,6 +73,7 @@ conns_init(int epfd, unsigned max)
 	slots = calloc(slots_cap, sizeof(*slots));
 	if (slots == NULL)
 		fatal("connection table");
+	budget_init(slots_cap);
 }
 
 static uint64_t
@@ -157,6 +106,7 @@ slot_take(void)
 	} else if (nslots < slots_cap && (c = calloc(1, sizeof(*c))) != NULL) {
 		pthread_mutex_init(&c->lock, NULL);
 		pthread_cond_init(&c->send_done, NULL);
+		STAILQ_INIT(&c->outq);
 		c->slot = nslots;
 		slots[nslots++] = c;
 	}
@@ -171,13 +121,7 @@ slot_release(struct conn *c)
 	uint64_t retry = 0;
 	int retry_fd = -1;
 
-	while (c->out_head) {
-		struct outchunk *o = c->out_head;
-		c->out_head = o->next;
-		free(o);
-	}
-	c->out_tail = NULL;
-	c->out_bytes = 0;
+	outq_free(c);
 	recmark_free(&c->rm);
 	close(c->fd);
 	c->fd = -1;
@@ -201,7 +145,7 @@ slot_release(struct conn *c)
 	}
 }
 
-static void
+void
 conn_unref(struct conn *c)
 {
 	int last;
@@ -250,10 +194,36 @@ conn_touch(struct conn *c)
 
 /* ---- limits and held requests ---- */
 
+/*
+ * With c->lock held: may c start another call?  Within its own limits,
+ * and within the global reply budget (tcpbudget.c); a connection held
+ * back by the budget alone is marked, for the tick and the statistics.
+ */
 static int
-within_limits(const struct conn *c)
+may_start_locked(struct conn *c)
 {
-	return c->inflight < CONN_MAX_INFLIGHT && c->out_bytes < CONN_MAX_OUTBYTES;
+	if (c->inflight >= CONN_MAX_INFLIGHT || c->out_bytes >= CONN_MAX_OUTBYTES)
+		return 0;
+	if (budget_allows(c)) {
+		c->budget_paused = 0;
+		return 1;
+	}
+	if (!c->budget_paused) {
+		c->budget_paused = 1;
+		STAT_INC(ST_TCP_BUDGET_PAUSES);
+	}
+	return 0;
+}
+
+/* With c->lock held: r starts; a bulk call reserves its reply's room. */
+static void
+start_locked(struct conn *c, struct rpc_req *r)
+{
+	c->inflight++;
+	if (r->bulk > 0) {
+		r->reserved = BULK_RESERVE;
+		reply_mem_add(BULK_RESERVE);
+	}
 }
 
 /*
@@ -261,12 +231,12 @@ within_limits(const struct conn *c)
  * them in flight (the caller queues them with held_start, unlocked); when
  * none is left and input was paused, asks for the connection's events again.
  */
-static struct rpc_req *
+struct rpc_req *
 conn_resume_locked(struct conn *c)
 {
 	struct rpc_req *list = NULL, **tail = &list;
 
-	while (!c->closed && c->held_head && within_limits(c)) {
+	while (!c->closed && c->held_head && may_start_locked(c)) {
 		struct rpc_req *r = c->held_head;
 
 		c->held_head = r->next;
@@ -275,9 +245,9 @@ conn_resume_locked(struct conn *c)
 		r->next = NULL;
 		*tail = r;
 		tail = &r->next;
-		c->inflight++;
+		start_locked(c, r);
 	}
-	if (c->paused && !c->closed && c->held_head == NULL && within_limits(c)) {
+	if (c->paused && !c->closed && c->held_head == NULL && may_start_locked(c)) {
 		c->paused = 0;
 		if (!c->owned)
 			conn_arm(c, EPOLL_CTL_MOD);	/* input left unread: report it */
@@ -294,6 +264,7 @@ held_drop(struct conn *c, struct rpc_req *r)
 	while (r) {
 		struct rpc_req *next = r->next;
 
+		reply_mem_sub(r->reserved);
 		free(r->buf);
 		free(r);
 		conn_unref(c);
@@ -302,7 +273,7 @@ held_drop(struct conn *c, struct rpc_req *r)
 }
 
 /* Queues what conn_resume_locked returned; the caller holds a reference to c. */
-static void
+void
 held_start(struct conn *c, struct rpc_req *list)
 {
 	while (list) {
@@ -326,6 +297,36 @@ held_start(struct conn *c, struct rpc_req *list)
 	}
 }
 
+void
+conn_resume(struct conn *c)
+{
+	struct rpc_req *start = NULL;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->budget_paused && !c->closed)
+		start = conn_resume_locked(c);
+	pthread_mutex_unlock(&c->lock);
+	held_start(c, start);
+}
+
+unsigned
+conns_hold_if(int (*pick)(const struct conn *c, time_t now), time_t now, struct conn **out)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&conns_lock);
+	for (struct conn *c = TAILQ_FIRST(&lru); c; c = TAILQ_NEXT(c, lru)) {
+		pthread_mutex_lock(&c->lock);
+		if (pick(c, now)) {
+			c->refs++;
+			out[n++] = c;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	pthread_mutex_unlock(&conns_lock);
+	return n;
+}
+
 /* ---- closing ---- */
 
 /* By anyone: the connection's hang-up reaches an owner, who closes it. */
@@ -339,7 +340,7 @@ conn_shut(struct conn *c)
 }
 
 /* By the owner (or at exit): in-flight requests finish and drop their replies. */
-static void
+void
 conn_close(struct conn *c)
 {
 	struct rpc_req *held;
@@ -456,7 +457,7 @@ conn_open(int fd, uint16_t port, const struct sockaddr_storage *peer, socklen_t 
 	c->local_port = port;
 	memcpy(&c->peer, peer, plen);
 	c->peerlen = plen;
-	c->owned = c->again = c->paused = c->closed = 0;
+	c->owned = c->again = c->paused = c->budget_paused = c->closed = 0;
 	c->sending = c->out_kick = 0;
 	c->refs = 1;
 	c->inflight = 0;
@@ -538,9 +539,10 @@ tcp_record(void *arg, uint8_t *rec, size_t len)
 	r->local_port = c->local_port;
 	memcpy(&r->peer, &c->peer, c->peerlen);
 	r->peerlen = c->peerlen;
+	workq_is_bulk(r);
 	pthread_mutex_lock(&c->lock);
 	c->refs++;
-	if (!within_limits(c) || c->held_head) {
+	if (c->held_head || !may_start_locked(c)) {
 		/* Over the limit: held until a request finishes (see struct conn). */
 		if (c->held_tail)
 			c->held_tail->next = r;
@@ -550,7 +552,7 @@ tcp_record(void *arg, uint8_t *rec, size_t len)
 		pthread_mutex_unlock(&c->lock);
 		return 0;
 	}
-	c->inflight++;
+	start_locked(c, r);
 	pthread_mutex_unlock(&c->lock);
 	if (workq_push(r) < 0) {
 		STAT_INC(ST_TCP_OVERLOAD);
@@ -592,7 +594,7 @@ conn_read(struct conn *c)
 		int direct, full;
 
 		pthread_mutex_lock(&c->lock);
-		full = !within_limits(c) || c->held_head != NULL;
+		full = c->held_head != NULL || !may_start_locked(c);
 		if (full)
 			c->paused = 1;	/* conn_resume_locked asks for the rest */
 		pthread_mutex_unlock(&c->lock);
@@ -631,285 +633,6 @@ conn_read(struct conn *c)
 	c->again = 1;		/* the budget is spent: look again after the others */
 	pthread_mutex_unlock(&c->lock);
 	return 0;
-}
-
-/* ---- writing ---- */
-
-/*
- * One thread at a time writes to a connection's socket (sending), and it
- * does so outside the lock: a loopback sendmsg runs the peer's receive
- * path too, and replies finishing meanwhile on other threads used to wait
- * for the lock and be woken one by one.  They now leave a copy on the
- * output queue and go on; the sender writes the queue after its own
- * reply, many replies in one sendmsg.  The fast path (nobody sending,
- * nothing queued) still writes straight from the caller's buffers.
- */
-#define FLUSH_IOV 64
-#define COPY_MAX 16384		/* larger replies wait for the sender instead */
-
-/* Reads exactly n bytes from a pipe that holds them; 0 or -1. */
-static int
-pipe_take(int pipe, uint8_t *to, size_t n)
-{
-	while (n > 0) {
-		ssize_t r = read(pipe, to, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		to += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-/*
- * Queues what the socket did not take of a record, skip bytes into it, at
- * the tail or the head; 0 or -1.  With data_pipe, the unsent bytes of
- * iov[1] are read from it.
- */
-static int
-queue_record_locked(struct conn *c, const struct iovec *iov, int niov, size_t skip, int at_head,
-    int data_pipe)
-{
-	size_t total = 0, at = 0;
-	struct outchunk *o;
-
-	for (int i = 0; i < niov; i++)
-		total += iov[i].iov_len;
-	o = malloc(sizeof(*o) + total - skip);
-	if (o == NULL)
-		return -1;
-	for (int i = 0; i < niov; i++) {
-		size_t n = iov[i].iov_len, from = 0;
-
-		if (skip >= n) {
-			skip -= n;
-			continue;
-		}
-		from = skip;
-		skip = 0;
-		if (i == 1 && data_pipe >= 0) {
-			if (pipe_take(data_pipe, o->data + at, n - from) < 0) {
-				free(o);
-				return -1;
-			}
-		} else {
-			memcpy(o->data + at, (const uint8_t *)iov[i].iov_base + from, n - from);
-		}
-		at += n - from;
-	}
-	o->len = at;
-	o->off = 0;
-	if (at_head) {
-		o->next = c->out_head;
-		c->out_head = o;
-		if (c->out_tail == NULL)
-			c->out_tail = o;
-	} else {
-		o->next = NULL;
-		if (c->out_tail)
-			c->out_tail->next = o;
-		else
-			c->out_head = o;
-		c->out_tail = o;
-	}
-	c->out_bytes += o->len;
-	return 0;
-}
-
-/* With c->lock held: n bytes of the queue's head went out. */
-static void
-queue_consume_locked(struct conn *c, size_t n)
-{
-	c->out_bytes -= n;
-	while (n > 0) {
-		struct outchunk *o = c->out_head;
-		size_t left = o->len - o->off;
-
-		if (n < left) {
-			o->off += n;
-			return;
-		}
-		n -= left;
-		c->out_head = o->next;
-		if (c->out_head == NULL)
-			c->out_tail = NULL;
-		free(o);
-	}
-}
-
-/*
- * With c->lock held by the sender: writes the queue until it is empty or
- * the socket is full, unlocking around each sendmsg (only the sender
- * removes chunks, so the ones named in v stay).  -1 if the connection broke.
- */
-static int
-conn_drain_locked(struct conn *c)
-{
-	while (c->out_head) {
-		struct iovec v[FLUSH_IOV];
-		struct msghdr mh = { .msg_iov = v };
-		struct outchunk *o = c->out_head;
-		ssize_t n;
-
-		for (; o && mh.msg_iovlen < FLUSH_IOV; o = o->next) {
-			v[mh.msg_iovlen].iov_base = o->data + o->off;
-			v[mh.msg_iovlen++].iov_len = o->len - o->off;
-		}
-		c->out_kick = 0;
-		pthread_mutex_unlock(&c->lock);
-		n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-		pthread_mutex_lock(&c->lock);
-		if (n < 0) {
-			if (errno == EINTR || (errno == EAGAIN && c->out_kick))
-				continue;	/* room came while we were writing */
-			return errno == EAGAIN ? 0 : -1;	/* EAGAIN: EPOLLOUT comes when it drains */
-		}
-		queue_consume_locked(c, (size_t)n);
-	}
-	return 0;
-}
-
-/*
- * With c->lock held by the sender: after a drain, the output may be back
- * within its limit; returns held requests that may start (see held_start).
- */
-static struct rpc_req *
-conn_send_done_locked(struct conn *c, int broken)
-{
-	c->sending = 0;
-	if (c->send_waiters)
-		pthread_cond_broadcast(&c->send_done);	/* one may queue and not send */
-	if (broken) {
-		shutdown(c->fd, SHUT_RDWR);	/* the hang-up reaches an owner, who closes */
-		return NULL;
-	}
-	return conn_resume_locked(c);
-}
-
-static int
-conn_writable(struct conn *c)
-{
-	struct rpc_req *start = NULL;
-	int broken = 0;
-
-	pthread_mutex_lock(&c->lock);
-	if (c->sending) {
-		c->out_kick = 1;	/* the sender writes again */
-	} else {
-		c->sending = 1;
-		broken = conn_drain_locked(c) < 0;
-		start = conn_send_done_locked(c, broken);
-	}
-	pthread_mutex_unlock(&c->lock);
-	held_start(c, start);
-	return broken ? -1 : 0;
-}
-
-/*
- * Writes a reply whose data waits in a pipe: the header with MSG_MORE,
- * the data spliced from the pipe (the file's pages, never copied), the
- * tail.  Returns the bytes written (less than all when the socket is
- * full), or -1 if the connection broke.
- */
-static ssize_t
-send_spliced(int fd, const struct iovec *v, int data_pipe)
-{
-	size_t sent = 0;
-
-	for (int i = 0; i < 3; i++) {
-		size_t left = v[i].iov_len;
-		int more = i < 2 && (i == 0 || v[2].iov_len > 0);
-
-		while (left > 0) {
-			ssize_t n;
-
-			if (i == 1)
-				n = splice(data_pipe, NULL, fd, NULL, left,
-				    SPLICE_F_NONBLOCK | (more ? SPLICE_F_MORE : 0));
-			else
-				n = send(fd, (const uint8_t *)v[i].iov_base + (v[i].iov_len - left), left,
-				    MSG_NOSIGNAL | MSG_DONTWAIT | (more ? MSG_MORE : 0));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno == EAGAIN)
-				return (ssize_t)sent;
-			if (n <= 0)
-				return -1;
-			left -= (size_t)n;
-			sent += (size_t)n;
-		}
-	}
-	return (ssize_t)sent;
-}
-
-int
-conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int data_pipe)
-{
-	struct iovec v[REPLY_MAX_IOV];
-	struct msghdr mh = { .msg_iov = v, .msg_iovlen = (size_t)niov };
-	struct rpc_req *start;
-	size_t len = 0, sent;
-	uint32_t mark;
-	ssize_t n;
-	int broken, full = 0;
-
-	/* The record mark goes into the headroom in front of the first piece. */
-	for (int i = 0; i < niov; i++)
-		len += iov[i].iov_len;
-	mark = htonl(RM_LAST_FRAG | (uint32_t)len);
-	memcpy(msg - REPLY_HEADROOM, &mark, 4);
-	memcpy(v, iov, (size_t)niov * sizeof(*v));
-	v[0].iov_base = msg - REPLY_HEADROOM;
-	v[0].iov_len += REPLY_HEADROOM;
-	pthread_mutex_lock(&c->lock);
-	/* A large reply (READ data) waits for its turn rather than be copied. */
-	while (c->sending && (len > COPY_MAX || data_pipe >= 0) && !c->closed) {
-		c->send_waiters++;
-		pthread_cond_wait(&c->send_done, &c->lock);
-		c->send_waiters--;
-	}
-	if (c->closed) {
-		pthread_mutex_unlock(&c->lock);
-		return data_pipe >= 0 ? -1 : 0;
-	}
-	if (c->sending || c->out_head) {
-		/* The sender, or the EPOLLOUT edge, writes it after what is queued. */
-		broken = queue_record_locked(c, v, niov, 0, 0, data_pipe) < 0;
-		STAT_INC(ST_REPLIES_QUEUED);
-		if (broken)
-			shutdown(c->fd, SHUT_RDWR);
-		pthread_mutex_unlock(&c->lock);
-		return broken ? -1 : 0;
-	}
-	c->sending = 1;
-	pthread_mutex_unlock(&c->lock);
-	if (data_pipe >= 0) {
-		n = send_spliced(c->fd, v, data_pipe);
-	} else {
-		do
-			n = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-		while (n < 0 && errno == EINTR);
-		if (n < 0 && errno == EAGAIN)
-			n = 0;
-	}
-	broken = n < 0;
-	sent = n > 0 ? (size_t)n : 0;
-	pthread_mutex_lock(&c->lock);
-	if (!broken && sent < len + REPLY_HEADROOM) {
-		/* The rest goes first: others queued theirs behind it meanwhile. */
-		broken = queue_record_locked(c, v, niov, sent, 1, data_pipe) < 0;	/* a partial record cannot be taken back */
-		STAT_INC(ST_REPLIES_QUEUED);
-		full = 1;
-	}
-	if (!broken && c->out_head && (!full || c->out_kick))
-		broken = conn_drain_locked(c) < 0;
-	start = conn_send_done_locked(c, broken);
-	pthread_mutex_unlock(&c->lock);
-	held_start(c, start);
-	return broken && data_pipe >= 0 ? -1 : 0;
 }
 
 /* ---- events ---- */
@@ -985,10 +708,12 @@ out:
 /* ---- requests ---- */
 
 void
-conn_request_done(struct conn *c)
+conn_request_done(struct conn *c, size_t reserved)
 {
 	struct rpc_req *start;
 
+	if (reserved)
+		reply_mem_sub(reserved);	/* bulk calls only: light ones touch no shared line */
 	pthread_mutex_lock(&c->lock);
 	c->inflight--;
 	start = conn_resume_locked(c);	/* a slot is free: held requests go to work */
@@ -1010,6 +735,7 @@ conns_tick(void)
 {
 	time_t now = time(NULL);
 
+	budget_tick(now);
 	for (;;) {
 		struct conn *c, *stale = NULL;
 

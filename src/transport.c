@@ -243,82 +243,6 @@ transport_bound(const struct bound_socket **out)
 	return nlisteners;
 }
 
-/* ---- requests ---- */
-
-struct rpc_req *
-req_new(uint8_t *buf, size_t len)
-{
-	struct rpc_req *r = calloc(1, sizeof(*r));
-
-	if (r == NULL)
-		return NULL;
-	r->buf = buf;
-	r->len = len;
-	return r;
-}
-
-void
-req_free(struct rpc_req *req)
-{
-	if (req->conn)
-		conn_request_done(req->conn);
-	free(req->buf);
-	free(req);
-}
-
-size_t
-req_max_payload(const struct rpc_req *req)
-{
-	return req->proto == IPPROTO_TCP ? TCP_MAX_PAYLOAD : UDP_MAX_PAYLOAD;
-}
-
-void
-req_peer_str(const struct rpc_req *req, char *buf, size_t len)
-{
-	if (getnameinfo((const struct sockaddr *)&req->peer, req->peerlen, buf, (socklen_t)len,
-	    NULL, 0, NI_NUMERICHOST) != 0)
-		snprintf(buf, len, "?");
-}
-
-uint16_t
-req_peer_port(const struct rpc_req *req)
-{
-	if (req->peer.ss_family == AF_INET)
-		return ntohs(((const struct sockaddr_in *)&req->peer)->sin_port);
-	if (req->peer.ss_family == AF_INET6)
-		return ntohs(((const struct sockaddr_in6 *)&req->peer)->sin6_port);
-	return 0;
-}
-
-int
-req_local_addr(const struct rpc_req *req, struct sockaddr_storage *out)
-{
-	socklen_t len = sizeof(*out);
-
-	memset(out, 0, sizeof(*out));
-	if (req->pktinfo_family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)out;
-
-		sin->sin_family = AF_INET;
-		sin->sin_addr = req->pktinfo.v4.ipi_addr;
-		return 0;
-	}
-	if (req->pktinfo_family == AF_INET6) {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)out;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_addr = req->pktinfo.v6.ipi6_addr;
-		return 0;
-	}
-	if (getsockname(req->conn ? conn_local_fd(req->conn) : req->udp_fd, (struct sockaddr *)out, &len) < 0)
-		return -1;
-	if (out->ss_family == AF_INET)
-		((struct sockaddr_in *)out)->sin_port = 0;
-	else if (out->ss_family == AF_INET6)
-		((struct sockaddr_in6 *)out)->sin6_port = 0;
-	return 0;
-}
-
 /* Asks for an edge-triggered socket's event again: reported at once if it is still ready. */
 static void
 transport_rearm(int fd, uint64_t data)
@@ -413,8 +337,10 @@ udp_readable(struct listener *l, uint64_t data)
 		}
 		if (i > 0)
 			workq_yield_credit();	/* the one queued before runs now */
-		if (n < 4 || (mh.msg_flags & MSG_TRUNC))
-			continue;	/* not a call we could answer */
+		if (n < 4 || (mh.msg_flags & MSG_TRUNC)) {
+			STAT_INC(ST_REJ_UNDECODABLE);	/* no XID: nothing to answer */
+			continue;
+		}
 		buf = malloc((size_t)n);
 		r = buf ? req_new(buf, (size_t)n) : NULL;
 		if (r == NULL) {
@@ -538,6 +464,12 @@ transport_wake_all(void)
 	__atomic_store_n(&waking_all, 1, __ATOMIC_RELEASE);
 	(void)!write(kickfd, &one, sizeof(one));
 	epoll_ctl(epfd, EPOLL_CTL_MOD, kickfd, &ev);
+}
+
+void
+transport_set_reply_budget(size_t bytes)
+{
+	conns_set_reply_budget(bytes);
 }
 
 void

@@ -20,6 +20,12 @@
  * 1 MiB WRITEs, its own client's or anyone's, and no worker is left free
  * only to find every bulk call blocked.  NFS answers calls in flight in
  * any order, so this reordering is the protocol's, not a liberty.
+ *
+ * The sockets' side (transport_wait, _poll, _kick, _wake_all) and the
+ * calls' (dispatch_request, dispatch_is_bulk) are reached through struct
+ * workq_hooks, which daemon.c fills in: this file includes only the
+ * request object (req.h), and the transport includes the work queue, not
+ * the other way round.
  */
 #include "config.h"
 
@@ -33,7 +39,7 @@
 #include "log.h"
 #include "stats.h"
 #include "sockaddr.h"
-#include "transport.h"
+#include "req.h"
 #include "workq.h"
 
 #define WORKQ_MAX 4096		/* queued requests in all */
@@ -80,10 +86,7 @@ static int q_stopping;
 static int q_stopped;		/* workq_stop is done: no worker is left */
 static pthread_t *threads;
 static unsigned nthreads_started;
-static workq_fn q_fn;
-static workq_bulk_fn q_is_bulk;
-static worker_new_fn q_mk;
-static worker_free_fn q_rm;
+static struct workq_hooks q_hooks;
 
 static unsigned
 host_hash(const struct sockaddr_storage *a)
@@ -252,7 +255,7 @@ poll_due_locked(void)
 static void *
 worker_main(void *arg)
 {
-	struct worker *w = q_mk();
+	struct worker *w = q_hooks.new_worker();
 
 	(void)arg;
 	pthread_mutex_lock(&q_lock);
@@ -265,7 +268,7 @@ worker_main(void *arg)
 			pthread_mutex_unlock(&q_lock);
 			tl_credit = 1;		/* it takes from the queue right after */
 			tl_pushed = 0;
-			kicks = transport_poll();
+			kicks = q_hooks.poll();
 			tl_credit = 0;
 			pthread_mutex_lock(&q_lock);
 			polling = 0;
@@ -277,10 +280,10 @@ worker_main(void *arg)
 			wake = wake_one_locked();
 			pthread_mutex_unlock(&q_lock);
 			if (wake)
-				transport_kick();
+				q_hooks.kick();
 			tl_credit = 1;
 			tl_pushed = 0;
-			q_fn(w, req);
+			q_hooks.run(w, req);
 			tl_credit = 0;
 			pthread_mutex_lock(&q_lock);
 			if (bulk) {
@@ -300,28 +303,24 @@ worker_main(void *arg)
 		pthread_mutex_unlock(&q_lock);
 		tl_credit = 1;
 		tl_pushed = 0;
-		kicks = transport_wait();
+		kicks = q_hooks.wait();
 		tl_credit = 0;
 		pthread_mutex_lock(&q_lock);
 		q_idle--;
 		q_kicked -= kicks < q_kicked ? kicks : q_kicked;
 	}
 	pthread_mutex_unlock(&q_lock);
-	q_rm(w);
+	q_hooks.free_worker(w);
 	return NULL;
 }
 
 int
-workq_start(unsigned nthreads, workq_fn fn, workq_bulk_fn is_bulk, worker_new_fn mk,
-    worker_free_fn rm)
+workq_start(unsigned nthreads, const struct workq_hooks *hooks)
 {
 	sigset_t all, old;
 	int rc = 0;
 
-	q_fn = fn;
-	q_is_bulk = is_bulk;
-	q_mk = mk;
-	q_rm = rm;
+	q_hooks = *hooks;
 	bulk_max = nthreads > BULK_SPARE ? nthreads - BULK_SPARE : 1;
 	threads = calloc(nthreads, sizeof(*threads));
 	if (threads == NULL)
@@ -346,7 +345,7 @@ int
 workq_push(struct rpc_req *req)
 {
 	struct clientq *c;
-	int bulk = q_is_bulk(req), wake = 0;
+	int bulk = req->bulk >= 0 ? req->bulk : q_hooks.is_bulk(req), wake = 0;
 
 #ifndef USERNFSD_NO_STATS
 	req->queued_us = stats_now_us();	/* queue wait: dispatch_request takes the difference */
@@ -376,8 +375,16 @@ workq_push(struct rpc_req *req)
 		pthread_cond_signal(&q_cond);
 	pthread_mutex_unlock(&q_lock);
 	if (wake)
-		transport_kick();
+		q_hooks.kick();
 	return 0;
+}
+
+int
+workq_is_bulk(struct rpc_req *req)
+{
+	if (req->bulk < 0)
+		req->bulk = q_hooks.is_bulk(req) != 0;
+	return req->bulk;
 }
 
 void
@@ -392,7 +399,7 @@ workq_yield_credit(void)
 	wake = wake_one_locked();
 	pthread_mutex_unlock(&q_lock);
 	if (wake)
-		transport_kick();
+		q_hooks.kick();
 }
 
 size_t
@@ -413,7 +420,7 @@ workq_stop(void)
 	q_stopping = 1;
 	pthread_cond_broadcast(&q_cond);
 	pthread_mutex_unlock(&q_lock);
-	transport_wake_all();	/* out of transport_wait; nothing more is read */
+	q_hooks.wake_all();	/* out of transport_wait; nothing more is read */
 	/* Requests already queued still run, so nothing accepted is lost. */
 	for (unsigned i = 0; i < nthreads_started; i++)
 		pthread_join(threads[i], NULL);

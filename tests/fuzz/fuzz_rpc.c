@@ -38,10 +38,14 @@
  * just wait and callbacks (GRANTED, _RES, SM_MON) are dropped: nothing
  * leaves the process.
  *
- * The transport is this file's: transport_reply, transport_drop, req_free
- * and the other functions src/transport.c would provide are defined here,
- * so transport.o is never linked in (tests/fuzz/smoke.sh checks with nm);
- * req_local_addr says loopback, in the peer's family. transport_reply
+ * The transport is this file's: transport_reply, transport_drop and the
+ * two connection functions the request object (src/req.c, linked as the
+ * daemon links it) calls are defined here, so transport.o and tcpconn.o
+ * are never linked in (tests/fuzz/smoke.sh checks with nm). Requests come
+ * over no connection, with loopback, in the peer's family, as the address
+ * they were sent to (pktinfo, as a UDP call has it). A request that is
+ * not freed, freed twice or answered after it was freed is AddressSanitizer's
+ * to report (libFuzzer checks every input for leaks). transport_reply
  * checks every reply: it answers the call's XID, at most one per call (and
  * none to a call dropped), decodes as an RPC reply and, when accepted,
  * with the procedure's own XDR results routine consuming exactly the
@@ -84,6 +88,7 @@
 #include "nlm.h"
 #include "nsm.h"
 #include "recmark.h"
+#include "tcpconn.h"
 #include "transport.h"
 
 #include "mount_prot.h"
@@ -505,7 +510,7 @@ remove_tree(void)
 static struct {
 	unsigned replies;	/* to the call being dispatched */
 	unsigned drops;		/* transport_drop: a TCP connection would close */
-	int freed;
+	int drop_proto;		/* over which transport it was */
 	int capture;		/* the little client below wants the reply: */
 	uint8_t *captured;
 	size_t captured_len;
@@ -573,8 +578,6 @@ check_reply(const struct rpc_req *req, const uint8_t *msg, size_t len)
 void
 transport_reply(struct rpc_req *req, uint8_t *msg, size_t len)
 {
-	if (cur.freed)
-		die("reply after the request was freed");
 	if (++cur.replies > 1)
 		die("more than one reply to one call");
 	if (cur.drops)
@@ -616,76 +619,28 @@ transport_reply_gap(struct rpc_req *req, uint8_t *msg, size_t len, const struct 
 void
 transport_drop(struct rpc_req *req)
 {
-	(void)req;
-	if (cur.freed)
-		die("drop after the request was freed");
+	cur.drop_proto = req->proto;	/* (a request already freed: ASan says so) */
 	if (cur.replies)
 		die("a call dropped after it was answered");
 	if (++cur.drops > 1)
 		die("a call dropped twice");
 }
 
+/* The request object calls these for a TCP request; ours come over none. */
 void
-req_free(struct rpc_req *req)
+conn_request_done(struct conn *c, size_t reserved)
 {
-	if (cur.freed++)
-		die("request freed twice");
-	free(req->buf);
-	free(req);
+	(void)c;
+	(void)reserved;
+	die("a request with a connection");
 }
 
-size_t
-req_max_payload(const struct rpc_req *req)
-{
-	return req->proto == IPPROTO_TCP ? TCP_MAX_PAYLOAD : UDP_MAX_PAYLOAD;
-}
-
-void
-req_peer_str(const struct rpc_req *req, char *buf, size_t len)
-{
-	const void *a = req->peer.ss_family == AF_INET ?
-	    (const void *)&((const struct sockaddr_in *)&req->peer)->sin_addr :
-	    (const void *)&((const struct sockaddr_in6 *)&req->peer)->sin6_addr;
-
-	if (inet_ntop(req->peer.ss_family, a, buf, (socklen_t)len) == NULL)
-		snprintf(buf, len, "?");
-}
-
-uint16_t
-req_peer_port(const struct rpc_req *req)
-{
-	if (req->peer.ss_family == AF_INET)
-		return ntohs(((const struct sockaddr_in *)&req->peer)->sin_port);
-	return ntohs(((const struct sockaddr_in6 *)&req->peer)->sin6_port);
-}
-
-/*
- * NLM asks which of our addresses was called, for its callbacks (which
- * go nowhere here: no background tasks run). Every peer of set_peer is
- * one a loopback socket could see, so loopback it is, in the peer's
- * family (a v4-mapped peer came to a v6 socket on ::ffff:127.0.0.1).
- */
 int
-req_local_addr(const struct rpc_req *req, struct sockaddr_storage *out)
+conn_local_fd(const struct conn *c)
 {
-	const struct sockaddr_in6 *peer6 = (const struct sockaddr_in6 *)&req->peer;
-
-	memset(out, 0, sizeof(*out));
-	if (req->peer.ss_family == AF_INET6) {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)out;
-
-		sin6->sin6_family = AF_INET6;
-		if (IN6_IS_ADDR_V4MAPPED(&peer6->sin6_addr))
-			inet_pton(AF_INET6, "::ffff:127.0.0.1", &sin6->sin6_addr);
-		else
-			sin6->sin6_addr = in6addr_loopback;
-	} else {
-		struct sockaddr_in *sin = (struct sockaddr_in *)out;
-
-		sin->sin_family = AF_INET;
-		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	}
-	return 0;
+	(void)c;
+	die("a request with a connection");
+	return -1;
 }
 
 /* ---- markers ---- */
@@ -781,6 +736,9 @@ set_peer(struct rpc_req *req, uint8_t how)
 		sin->sin_port = port;
 		inet_pton(AF_INET, (how >> 2 & 3) == 0 ? "127.0.0.1" : "192.0.2.99", &sin->sin_addr);
 		req->peerlen = sizeof(*sin);
+		/* NLM asks which of our addresses was called (its callbacks go nowhere) */
+		req->pktinfo_family = AF_INET;
+		req->pktinfo.v4.ipi_addr.s_addr = htonl(INADDR_LOOPBACK);
 		break;
 	default:
 		sin6->sin6_family = AF_INET6;
@@ -788,6 +746,11 @@ set_peer(struct rpc_req *req, uint8_t how)
 		inet_pton(AF_INET6, (how >> 2 & 3) == 1 ? "::1" : "::ffff:127.0.0.1",
 		    &sin6->sin6_addr);
 		req->peerlen = sizeof(*sin6);
+		/* a v4-mapped peer came to a v6 socket on ::ffff:127.0.0.1 */
+		req->pktinfo_family = AF_INET6;
+		req->pktinfo.v6.ipi6_addr = sin6->sin6_addr;
+		if (!IN6_IS_ADDR_V4MAPPED(&sin6->sin6_addr))
+			req->pktinfo.v6.ipi6_addr = in6addr_loopback;
 		break;
 	}
 }
@@ -798,33 +761,29 @@ run_input(const uint8_t *data, size_t size, int capture)
 {
 	struct rpc_req *req;
 	struct rpc_call c;
+	uint8_t *buf;
 	uint32_t prog;
 	size_t len;
 
 	if (size < 1)
 		return;
 	len = expand(data + 1, size - 1, msgbuf);
-	req = calloc(1, sizeof(*req));
+	/* An exact-size copy: ASan sees any read past the end of the call. */
+	buf = malloc(len ? len : 1);
+	req = buf ? req_new(buf, len) : NULL;
 	if (req == NULL)
 		die("out of memory");
+	memcpy(buf, msgbuf, len);
 	req->proto = data[0] & 1 ? IPPROTO_TCP : IPPROTO_UDP;
 	req->udp_fd = -1;
 	req->local_port = 2049;
 	set_peer(req, data[0]);
-	/* An exact-size copy: ASan sees any read past the end of the call. */
-	req->buf = malloc(len ? len : 1);
-	if (req->buf == NULL)
-		die("out of memory");
-	memcpy(req->buf, msgbuf, len);
-	req->len = len;
 	if (req_call_word(req, 3, &prog) && prog == NLM_PROG)
 		locks_touched = 1;
 
 	memset(&cur, 0, sizeof(cur));
 	cur.capture = capture;
-	dispatch_request(worker, req);
-	if (!cur.freed)
-		die("dispatch_request did not release the request");
+	dispatch_request(worker, req);	/* frees req */
 
 	/* The worker goes back to the daemon's own identity. */
 	memset(&c, 0, sizeof(c));
