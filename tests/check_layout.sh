@@ -11,7 +11,7 @@
 #  - errno is turned into a protocol status only in errmap.c.
 # Generated XDR (*_xdr.c from rpcgen) is not hand-written and not counted.
 set -u
-srcdir=${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$srcdir" || exit 99
 pass=0 failed=0
 ok() { pass=$((pass + 1)); }
