@@ -36,7 +36,7 @@ unsigned fhcheck_exports(const struct export_table *t, void (*warn)(void *, cons
 int grace_shared_init(const char *dir, const char *statedir);
 /* Our grace period starts now and lasts secs: record it, durably, before serving. */
 int grace_shared_begin(unsigned secs);
-/* Is any head's grace period running (ours included)? Cheap: rescans once a second. */
+/* Is any head's grace period running (ours included)? One fstat; a scan when the record directory changed. */
 int grace_shared_active(void);
 /* From the main loop: removes our record once our grace period is over. */
 void grace_shared_tick(void);

@@ -33,18 +33,19 @@ static int dirfd_g = -1;
 static char record[256];	/* our identity: the last component of the state directory */
 static time_t our_end;		/* wall clock; 0 once our grace period is over */
 
+/*
+ * What the last scan found, and the directory's change time it found it
+ * at. A record that comes, goes or is replaced changes the directory, so
+ * a scan is repeated only when the directory changed, and every ask costs
+ * one fstat. File times are taken from a coarse clock: a change made in
+ * the same tick as a scan can leave the time unchanged, so a scan of a
+ * directory changed less than two seconds before it is not trusted
+ * (the next ask scans again), as git does with its index.
+ */
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
-static time_t scanned_at = -1;	/* monotonic second of the last scan */
-static int scanned_active;
-
-static time_t
-mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
+static struct timespec scanned_ctime;
+static int scanned_trusted;
+static time_t active_until;	/* wall clock: the latest end a record named */
 
 /* The last component of statedir: /shared/usernfsd/vip-a/ names "vip-a". */
 static int
@@ -125,12 +126,13 @@ record_end(int dfd, const char *name)
 	return (time_t)v;
 }
 
-static int
+/* The latest end second any record names (0: none), or -1 if unreadable. */
+static time_t
 scan(void)
 {
-	time_t now = time(NULL);
-	int dfd, active = 0;
+	time_t latest = 0, end;
 	struct dirent *de;
+	int dfd;
 	DIR *d;
 
 	/* A descriptor of our own: readdir moves the offset. */
@@ -138,31 +140,41 @@ scan(void)
 	    (d = fdopendir(dfd)) == NULL) {
 		if (dfd >= 0)
 			close(dfd);
-		/* Cannot tell: assume someone is in grace rather than grant too early. */
-		return 1;
+		return -1;
 	}
-	while (!active && (de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.' && record_end(dirfd(d), de->d_name) > now)
-			active = 1;
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.' && (end = record_end(dirfd(d), de->d_name)) > latest)
+			latest = end;
 	closedir(d);
-	return active;
+	return latest;
+}
+
+static int
+same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
 }
 
 int
 grace_shared_active(void)
 {
-	time_t now;
+	time_t now = time(NULL), latest;
+	struct stat st;
 	int active;
 
 	if (dirfd_g < 0)
 		return 0;
-	now = mono_now();
+	/* Cannot tell: assume someone is in grace rather than grant too early. */
+	if (fstat(dirfd_g, &st) < 0)
+		return 1;
 	pthread_mutex_lock(&scan_lock);
-	if (scanned_at != now) {
-		scanned_active = scan();
-		scanned_at = now;
+	if (!scanned_trusted || !same_time(&st.st_ctim, &scanned_ctime)) {
+		latest = scan();
+		scanned_ctime = st.st_ctim;
+		scanned_trusted = latest >= 0 && st.st_ctim.tv_sec + 2 <= now;
+		active_until = latest < 0 ? now + 1 : latest;
 	}
-	active = scanned_active;
+	active = now < active_until;
 	pthread_mutex_unlock(&scan_lock);
 	return active;
 }

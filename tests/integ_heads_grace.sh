@@ -10,6 +10,7 @@
 #   - when A's grace period ends its record goes, and B grants again
 #   - a head SIGKILLed in its grace period leaves its record, which holds
 #     B back until the second it names, and no longer
+#   - a record that appears or goes is seen by B on its very next call
 . "$(dirname "$0")/lib.sh"
 
 NLMPROBE=${NLMPROBE:-$top_builddir/tests/nlmprobe}
@@ -77,7 +78,6 @@ expect_stat "B still answers UNLOCK while A is in grace" $GRANTED nlm_b -n clien
 for i in $(seq 150); do [ -e "$GRACE_DIR/vip-a" ] || break; sleep 0.1; done
 [ ! -e "$GRACE_DIR/vip-a" ] && ok "A removed its record when its grace period ended" ||
 	not_ok "A removed its record when its grace period ended" "now $(date +%s), record $(cat "$GRACE_DIR/vip-a")"
-sleep 1.1	# B rescans the record at most once a second
 expect_stat "B grants a new LOCK after A's grace period" $GRANTED nlm_b -n client2 -i 21 lock "$FH" 200 10
 expect_stat "the lock reclaimed through A blocks the range through B" $DENIED \
 	nlm_b -n client2 -i 21 lock "$FH" 50 10
@@ -99,5 +99,11 @@ expect_stat "A SIGKILLed in grace: B still refuses new locks" $GRACE nlm_b -n cl
 while [ "$(date +%s)" -le "$END" ]; do sleep 0.2; done
 sleep 1.1
 expect_stat "... until the second its record names" $GRANTED nlm_b -n client2 -i 22 lock "$FH" 0 10
+# ---- a record that appears is seen at once, not a second later ----
+expect_stat "B grants before any record appears" $GRANTED nlm_b -n client2 -i 23 test "$FH" 500 10
+echo $(($(date +%s) + 30)) >"$GRACE_DIR/.vip-x.tmp" && mv "$GRACE_DIR/.vip-x.tmp" "$GRACE_DIR/vip-x"
+expect_stat "a record renamed in: B refuses the very next TEST" $GRACE nlm_b -n client2 -i 23 test "$FH" 500 10
+rm -f "$GRACE_DIR/vip-x"
+expect_stat "the record removed: B grants the very next TEST" $GRANTED nlm_b -n client2 -i 23 test "$FH" 500 10
 kill -0 "$B_PID" && ok "head B alive" || not_ok "head B alive"
 finish
