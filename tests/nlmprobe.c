@@ -221,6 +221,15 @@ lk_init(struct lk *l, const char *fh, const char *off, const char *len)
 		rr_die_usage("NLM v%u offsets and lengths are 32 bits", opt.vers);
 }
 
+/* What lk_init allocated: the fh, and the cookie unless -k gave it. */
+static void
+lk_free(struct lk *l)
+{
+	if (l->cookie.data != opt.cookie.data)
+		free(l->cookie.data);
+	free(l->fh.data);
+}
+
 /* Words after the range: shared, block, reclaim. */
 static void
 lk_flags(struct lk *l, char **av)
@@ -536,6 +545,7 @@ lock_cmd(unsigned proc, char **av)
 		print_answer(proc, &ans, &l.cookie);
 		xdr_free(res_decoder(proc), (char *)&resp);
 	}
+	lk_free(&l);
 	return o == FAILED ? 1 : 0;
 }
 
@@ -627,12 +637,13 @@ share_cmd(unsigned proc, char **av)
 	memset(&resp, 0, sizeof(resp));
 	ok = rr_call(NLM_PROGRAM, opt.vers, proc, xargs, argp, res_decoder(proc), &resp);
 	free(raw.buf);
-	if (!ok)
-		return 1;
-	answer_of(proc, &resp, &ans);
-	print_answer(proc, &ans, &l.cookie);
-	xdr_free(res_decoder(proc), (char *)&resp);
-	return 0;
+	if (ok) {
+		answer_of(proc, &resp, &ans);
+		print_answer(proc, &ans, &l.cookie);
+		xdr_free(res_decoder(proc), (char *)&resp);
+	}
+	lk_free(&l);
+	return ok ? 0 : 1;
 }
 
 static int cmd_share(char **av) { return share_cmd(P_SHARE, av); }
@@ -789,6 +800,7 @@ flood(unsigned proc, char **av)
 	    counts[4], counts[5] + counts[6] + counts[7] + counts[8] + counts[9] + counts[10], failed,
 	    (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	rr.quiet = 0;
+	lk_free(&l);
 	return failed == n && n ? 1 : 0;
 }
 

@@ -861,7 +861,7 @@ static int readdir_names(char **av, int plus)
 		struct rr_enc b;
 		struct result r;
 		struct fattr3 a;
-		uint32_t status;
+		uint32_t status, eof;
 		unsigned long got = 0;
 
 		enc_start();
@@ -906,8 +906,9 @@ static int readdir_names(char **av, int plus)
 			got++;
 			entries++;
 		}
-		free(r.rep.buf);
-		if (dec_u32())                         /* eof */
+		eof = dec_u32();
+		free(r.rep.buf);                       /* the decoder reads it: last */
+		if (eof)
 			break;
 		if (got == 0) {
 			fprintf(stderr, "error: no entries and no eof at cookie %"
