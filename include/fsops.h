@@ -131,6 +131,11 @@ int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fh
 int fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN]);
 /* MOUNT v2 PATHCONF: path's limits, after the same checks as a mount. */
 int fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *pc);
+/*
+ * MOUNT UMNT/UMNTALL: forget host's mount of path (NULL: all of them) in
+ * the list DUMP reports and STATEDIR/rmtab.
+ */
+void fs_umount(struct rpc_call *call, const char *host, const char *path);
 
 /* Housekeeping from the main loop. */
 void fs_tick(void);

@@ -24,6 +24,7 @@
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
+#include "rmtab.h"
 #include "stats.h"
 #include "submounts.h"
 #include "transport.h"
@@ -633,6 +634,21 @@ fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
 	}
 	close(fd);
 	return 0;
+}
+
+void
+fs_umount(struct rpc_call *call, const char *host, const char *path)
+{
+	/*
+	 * rmtab is the daemon's file: written with whatever identity this
+	 * worker's previous call left behind (a squashed client's), replacing
+	 * it failed with EACCES and the file kept mounts DUMP had forgotten.
+	 */
+	if (creds_root(call_creds(call)) < 0) {
+		log_warn("umount: cannot return to the daemon's identity");
+		return;
+	}
+	rmtab_remove(host, path);
 }
 
 int

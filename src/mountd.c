@@ -127,7 +127,7 @@ mnt_umnt(struct rpc_call *call, void *argp, void *resp)
 
 	(void)resp;
 	req_peer_str(call->req, host, sizeof(host));
-	rmtab_remove(host, *path);
+	fs_umount(call, host, *path);
 }
 
 static void
@@ -137,7 +137,7 @@ mnt_umntall(struct rpc_call *call, void *argp, void *resp)
 
 	(void)argp; (void)resp;
 	req_peer_str(call->req, host, sizeof(host));
-	rmtab_remove(host, NULL);
+	fs_umount(call, host, NULL);
 }
 
 static void
