@@ -38,6 +38,8 @@ int grace_shared_init(const char *dir, const char *statedir);
 int grace_shared_begin(unsigned secs);
 /* Is any head's grace period running (ours included)? One fstat; a scan when the record directory changed. */
 int grace_shared_active(void);
+/* Was a grace directory given (--grace-dir)? */
+int grace_shared_enabled(void);
 /* From the main loop: removes our record once our grace period is over. */
 void grace_shared_tick(void);
 

@@ -156,6 +156,12 @@ same_time(const struct timespec *a, const struct timespec *b)
 }
 
 int
+grace_shared_enabled(void)
+{
+	return dirfd_g >= 0;
+}
+
+int
 grace_shared_active(void)
 {
 	time_t now = time(NULL), latest;

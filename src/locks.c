@@ -84,9 +84,21 @@ locks_in_grace(void)
  * UNLOCK and CANCEL do not: our own clients can always give back.
  */
 static int
-new_locks_wait(void)
+new_locks_wait(const struct lk_req *r)
 {
-	return locks_in_grace() || grace_shared_active();
+	if (locks_in_grace())
+		return 1;
+	if (!grace_shared_enabled())
+		return 0;
+	/*
+	 * The records are the daemon's files in a 0700 directory: read them
+	 * as the daemon. With the identity of the client this worker served
+	 * last (lockd sends the locking process's uid), the scan failed, was
+	 * taken for "someone is in grace", and held new locks back for good.
+	 */
+	if (creds_root(call_creds(r->ctx->call)) < 0)
+		return 1;
+	return grace_shared_active();
 }
 
 /*
@@ -357,7 +369,7 @@ locks_lock(const struct lk_req *r, int block, int reclaim, int monitor)
 	 * A reclaim after the grace period (or with none) is taken as a new
 	 * request: the kernel still refuses it if someone else holds the range.
 	 */
-	if (new_locks_wait() && !reclaim)
+	if (new_locks_wait(r) && !reclaim)
 		return LK_GRACE;
 	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_get(r)) == NULL) {
@@ -399,7 +411,7 @@ locks_test(const struct lk_req *r, struct lk_holder *hd)
 		return LK_FAILED;
 	if (lr_from_nlm(r->off, r->len, &start, &end) < 0)
 		return LK_FBIG;
-	if (new_locks_wait())
+	if (new_locks_wait(r))
 		return LK_GRACE;
 	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_find(r->caller, &r->peer)) != NULL)
@@ -504,7 +516,7 @@ locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim)
 
 	if (!lockable(r))
 		return LK_FAILED;
-	if (new_locks_wait() && !reclaim)
+	if (new_locks_wait(r) && !reclaim)
 		return LK_GRACE;
 	pthread_mutex_lock(&lk_mutex);
 	if ((h = host_get(r)) == NULL) {

@@ -29,7 +29,7 @@ GRANTED=0 DENIED=1 GRACE=4
 
 # nlm_a / nlm_b [NLMPROBE OPTIONS] CMD ARGS: NLM v4 over TCP to that head
 nlm_at() {
-	probe_argv "$NLMPROBE" PR vniokstaS 127.0.0.1 "$1" tcp "${@:2}"
+	probe_argv "$NLMPROBE" PR vniokstaSug 127.0.0.1 "$1" tcp "${@:2}"
 	"${PROBE_ARGV[@]}"
 }
 nlm_a() { nlm_at "$NFS_PORT" "$@"; }
@@ -105,5 +105,21 @@ echo $(($(date +%s) + 30)) >"$GRACE_DIR/.vip-x.tmp" && mv "$GRACE_DIR/.vip-x.tmp
 expect_stat "a record renamed in: B refuses the very next TEST" $GRACE nlm_b -n client2 -i 23 test "$FH" 500 10
 rm -f "$GRACE_DIR/vip-x"
 expect_stat "the record removed: B grants the very next TEST" $GRANTED nlm_b -n client2 -i 23 test "$FH" 500 10
+# ---- the records are read as the daemon, whoever the caller is ----
+# The grace directory is 0700 and the daemon's: a lock call from a client
+# that is not root (the kernel's lockd sends the locking process's uid)
+# must still read it, right after a change and later alike.
+echo $(($(date +%s) + 30)) >"$GRACE_DIR/.vip-y.tmp" && mv "$GRACE_DIR/.vip-y.tmp" "$GRACE_DIR/vip-y"
+expect_stat "a record renamed in: B refuses a TEST from uid 1000" $GRACE \
+	nlm_b -u 1000 -g 1000 -n client3 -i 31 test "$FH" 600 10
+rm -f "$GRACE_DIR/vip-y"
+for i in 1 2 3; do
+	expect_stat "the record removed: B grants TEST $i from uid 1000" $GRANTED \
+		nlm_b -u 1000 -g 1000 -n client3 -i 31 test "$FH" 600 10
+done
+sleep 2.1
+expect_stat "two seconds on: B still grants a LOCK from uid 1000" $GRANTED \
+	nlm_b -u 1000 -g 1000 -n client3 -i 31 lock "$FH" 600 10
+expect_stat "... and its UNLOCK" $GRANTED nlm_b -u 1000 -g 1000 -n client3 -i 31 unlock "$FH" 600 10
 kill -0 "$B_PID" && ok "head B alive" || not_ok "head B alive"
 finish

@@ -1194,6 +1194,7 @@ usage(FILE *f)
 	    "  -t SECS    timeout per call (5)    -P  unprivileged source port\n"
 	    "  -a none    AUTH_NONE               -R  always encode the arguments by hand\n"
 	    "  -S ADDR    call from this source address\n"
+	    "  -u UID, -g GID  AUTH_SYS uid and gid (0)\n"
 	    "  NAME, OWNER, COOKIE: TEXT, hex:HEX or len:N[:C] (N bytes); FH: HEX, hex:HEX or\n"
 	    "  len:N (N bytes of 0xab, a forged handle). Lengths of 0 lock to end of file.\n"
 	    "commands:\n");
@@ -1210,7 +1211,7 @@ parse_options(int argc, char **argv)
 
 	opt.caller.data = NULL;
 	opt.owner.data = NULL;
-	while ((c = getopt(argc, argv, "+v:n:i:o:k:s:t:Pa:RS:h")) != -1) {
+	while ((c = getopt(argc, argv, "+v:n:i:o:k:s:t:Pa:u:g:RS:h")) != -1) {
 		if (rr_option(c, optarg))
 			continue;
 		switch (c) {
