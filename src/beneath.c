@@ -32,7 +32,7 @@
 static int handles_need_search;
 
 static int
-open_by_kernel_handle(const struct export *exp, const struct fh *fh, struct creds_state *cs)
+open_by_kernel_handle(const struct export *exp, const struct fh *fh)
 {
 	struct {
 		struct file_handle h;
@@ -43,9 +43,7 @@ open_by_kernel_handle(const struct export *exp, const struct fh *fh, struct cred
 	kh.h.handle_bytes = fh->kfh_len;
 	kh.h.handle_type = fh->kfh_type;
 	memcpy(kh.h.f_handle, fh->kfh, fh->kfh_len);
-	/* Needs CAP_DAC_READ_SEARCH, which a thread acting as a client has dropped. */
-	if (creds_root(cs) < 0)
-		return -1;
+	/* Needs CAP_DAC_READ_SEARCH: the caller is back to the daemon's identity. */
 	fd = open_by_handle_at(exp->rootfd, &kh.h, O_PATH | O_CLOEXEC);
 	if (fd < 0 && (errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS))
 		handles_need_search = 1;
@@ -225,10 +223,18 @@ beneath_resolve_handle(const struct export *exp, const struct fh *fh, struct cre
 	struct statx stx;
 	int fd = -1;
 
+	/*
+	 * What a handle names does not depend on who asks: resolve it as the
+	 * daemon. The search below ran with the identity of whatever call this
+	 * worker served last, so one handle could be found on one worker and
+	 * be ESTALE on another (a directory that user could not read).
+	 */
+	if (creds_root(cs) < 0)
+		return -1;
 	if (fh->ino != 0 && fh->ino == (uint64_t)exp->ino) {
 		fd = openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
 	} else if (fh->kfh_len && !handles_need_search) {
-		fd = open_by_kernel_handle(exp, fh, cs);
+		fd = open_by_kernel_handle(exp, fh);
 		/* EBADF: this export's root could only be opened O_PATH; search it. */
 		if (fd < 0 && !handles_need_search && errno != EBADF) {
 			STAT_INC(ST_IC_MISS_FAILED);
