@@ -26,6 +26,8 @@
 # usernfsd_async and KEY PHASE.ops_s, smallcopy.files_s, smallcopy.mib_s);
 # a server that cannot be started is reported (guest.SERVER.error=...)
 # and the other one still runs.
+# USERNFSD_MOUNT_OPTS, when set, is added to those mount options (for
+# experiments: rsize=131072,wsize=131072 ...).
 # Then locks: with USERNFSD_NFSBENCH set (the nfsbench binary), each
 # server's tmpfs export is mounted again with locking on, and `nfsbench
 # fcntl` times F_SETLK/F_UNLCK pairs through the kernel's NLM client, one
@@ -143,7 +145,7 @@ start_usernfsd() {
 # ---- one server's runs ----
 
 mount_it() {   # mount_it EXPORT NFS_PORT MOUNT_PORT [MOUNTPOINT]
-	mount -t nfs -o "vers=3,proto=tcp,port=$2,mountport=$3,mountproto=tcp,nolock" \
+	mount -t nfs -o "vers=3,proto=tcp,port=$2,mountport=$3,mountproto=tcp,nolock${USERNFSD_MOUNT_OPTS:+,$USERNFSD_MOUNT_OPTS}" \
 		"127.0.0.1:$1" "${4:-$mnt}" 2>&1
 }
 
