@@ -26,8 +26,9 @@
 # usernfsd_async and KEY PHASE.ops_s, smallcopy.files_s, smallcopy.mib_s);
 # a server that cannot be started is reported (guest.SERVER.error=...)
 # and the other one still runs.
-# USERNFSD_MOUNT_OPTS, when set, is added to those mount options (for
-# experiments: rsize=131072,wsize=131072 ...).
+# USERNFSD_MOUNT_OPTS, when set, is added to those mount options, and
+# USERNFSD_DAEMON_ARGS to usernfsd's command line (for experiments:
+# rsize=131072,wsize=131072; --threads 4 ...).
 # Then locks: with USERNFSD_NFSBENCH set (the nfsbench binary), each
 # server's tmpfs export is mounted again with locking on, and `nfsbench
 # fcntl` times F_SETLK/F_UNLCK pairs through the kernel's NLM client, one
@@ -133,8 +134,10 @@ start_usernfsd() {
 		[ -z "$DISK" ] || printf '%s\n' "$disk/u-sync 127.0.0.1(rw,no_root_squash,insecure,sync)" \
 			"$disk/u-async 127.0.0.1(rw,no_root_squash,insecure,async)"
 	} >"$work/exports"
+	# shellcheck disable=SC2086 # USERNFSD_DAEMON_ARGS: words, for experiments
 	"$daemon" --foreground --no-rpcbind --exports "$work/exports" --state-dir "$work/state" \
-		--pidfile "$work/u.pid" --nfs-port $U_NFS --mount-port $U_MNT >"$work/usernfsd.log" 2>&1 &
+		--pidfile "$work/u.pid" --nfs-port $U_NFS --mount-port $U_MNT ${USERNFSD_DAEMON_ARGS:-} \
+		>"$work/usernfsd.log" 2>&1 &
 	for _ in $(seq 100); do
 		[ -s "$work/u.pid" ] && return 0
 		sleep 0.1
@@ -173,6 +176,9 @@ run_bonnie() {   # run_bonnie NAME REP
 		return 1
 	fi
 	say "$1 ($2/$reps): bonnie++ ${bonnie_args[*]}: $csv"
+	# usernfsd's memory is the client's page cache's loss in this small guest
+	[ "$1" != usernfsd ] || [ ! -s "$work/u.pid" ] ||
+		say "$1 ($2/$reps): resident $(awk '/^VmRSS/ {r=$2} /^VmHWM/ {h=$2} END {print r " KiB, peak " h " KiB"}' "/proc/$(cat "$work/u.pid")/status")"
 	# (a here-string, not <(...): the guest has no /dev/fd)
 	while read -r key v; do
 		rec "$1" "$2" "$key" "$v"
