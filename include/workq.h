@@ -10,6 +10,7 @@
 #define USERNFSD_WORKQ_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct rpc_req;
 struct worker;
@@ -43,6 +44,8 @@ int workq_is_bulk(struct rpc_req *req);
  */
 void workq_yield_credit(void);
 size_t workq_length(void);
+/* Calls queued since the start: the main loop's measure of activity. */
+uint64_t workq_pushed(void);
 void workq_stop(void);
 
 #endif

@@ -34,6 +34,7 @@
 #include "icache.h"
 #include "locks.h"
 #include "log.h"
+#include "memtrim.h"
 #include "metrics_http.h"
 #include "mountd.h"
 #include "nfs3.h"
@@ -599,6 +600,7 @@ daemon_run(const struct daemon_opts *o)
 			transport_tick();
 			fs_tick();
 			grace_shared_tick();
+			memtrim_tick();
 		}
 	}
 

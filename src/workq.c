@@ -69,6 +69,7 @@ static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;
 static struct clientq clients[NCLIENTQ];
 static struct clientq *ring_head, *ring_tail;	/* clients with work, served in turn */
 static size_t q_len;
+static uint64_t q_pushed;	/* calls queued since the start (workq_pushed) */
 static unsigned q_idle;		/* threads waiting in transport_wait */
 /*
  * Wake-ups sent and not yet seen arrive.  Wake only for queued calls
@@ -365,6 +366,7 @@ workq_push(struct rpc_req *req)
 	fifo_push(bulk ? &c->bulk : &c->light, req);
 	c->len++;
 	q_len++;
+	q_pushed++;
 	if (!c->in_ring)
 		ring_push(c);
 	if (tl_credit && !tl_pushed)
@@ -400,6 +402,17 @@ workq_yield_credit(void)
 	pthread_mutex_unlock(&q_lock);
 	if (wake)
 		q_hooks.kick();
+}
+
+uint64_t
+workq_pushed(void)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&q_lock);
+	n = q_pushed;
+	pthread_mutex_unlock(&q_lock);
+	return n;
 }
 
 size_t
