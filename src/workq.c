@@ -366,7 +366,7 @@ workq_push(struct rpc_req *req)
 	fifo_push(bulk ? &c->bulk : &c->light, req);
 	c->len++;
 	q_len++;
-	q_pushed++;
+	__atomic_store_n(&q_pushed, q_pushed + 1, __ATOMIC_RELAXED);	/* read unlocked */
 	if (!c->in_ring)
 		ring_push(c);
 	if (tl_credit && !tl_pushed)
@@ -407,12 +407,7 @@ workq_yield_credit(void)
 uint64_t
 workq_pushed(void)
 {
-	uint64_t n;
-
-	pthread_mutex_lock(&q_lock);
-	n = q_pushed;
-	pthread_mutex_unlock(&q_lock);
-	return n;
+	return __atomic_load_n(&q_pushed, __ATOMIC_RELAXED);
 }
 
 size_t
