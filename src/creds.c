@@ -12,10 +12,21 @@
 #include "creds.h"
 #include "exports.h"
 
+/*
+ * The daemon's own identity never changes once it serves (setfsuid is per
+ * thread and leaves the euid alone): asked once, not on every call.
+ */
 static int
 is_root(void)
 {
-	return geteuid() == 0;
+	static int root = -1;
+	int r = __atomic_load_n(&root, __ATOMIC_RELAXED);
+
+	if (r < 0) {
+		r = geteuid() == 0;
+		__atomic_store_n(&root, r, __ATOMIC_RELAXED);
+	}
+	return r;
 }
 
 void
