@@ -45,12 +45,19 @@ int fs_getattr(struct fs_ctx *ctx, struct stat *st);
 /* child is a new fs_ctx sharing ctx's export, client and credentials. */
 int fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st);
 int fs_readlink(struct fs_ctx *ctx, char *buf, size_t len, size_t *outlen);
-int fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof);
+/*
+ * st: the attributes taken before the data was read, for the reply.  Never
+ * newer than the data, so a client cannot cache old data under a new
+ * change time; a stat after the read could be.
+ */
+int fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof,
+    struct stat *st);
 /* want/granted use ACC_* bits */
 #define ACC_READ 0x1
 #define ACC_WRITE 0x2
 #define ACC_EXEC 0x4
-int fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted);
+/* st: the object's attributes, taken for the checks, for the reply. */
+int fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted, struct stat *st);
 /* May the caller's identity access ctx's object with mode (R_OK...)? */
 int fs_may(struct fs_ctx *ctx, int mode);
 int fs_statfs(struct fs_ctx *ctx, struct statvfs *sv);

@@ -301,9 +301,9 @@ read_spliced(struct fs_ctx *ctx, int fd, uint64_t off, size_t count, size_t *got
 }
 
 int
-fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof)
+fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof,
+    struct stat *st)
 {
-	struct stat st;
 	size_t got = 0;
 	int fd, err;
 
@@ -311,10 +311,10 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 		return EISDIR;
 	if (ctx->ent->type != S_IFREG)
 		return EINVAL;
-	if ((err = stat_live(ctx, ctx->ent, &st)) != 0)
+	if ((err = stat_live(ctx, ctx->ent, st)) != 0)
 		return err;
 	/* The owner may read what it wrote even after a chmod, as with knfsd. */
-	if (st.st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
+	if (st->st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
 		return EACCES;
 	if ((fd = icache_read_fd(ctx->ent, call_creds(ctx->call))) < 0)
 		return errno;
@@ -323,7 +323,7 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 	if ((err = read_spliced(ctx, fd, off, count, &got)) >= 0) {
 		STAT_ADD(ST_READ_BYTES, got);
 		*n = got;
-		*eof = off + got >= (uint64_t)st.st_size;
+		*eof = off + got >= (uint64_t)st->st_size;
 		return err;
 	}
 	while (got < count) {
@@ -340,19 +340,36 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 	}
 	STAT_ADD(ST_READ_BYTES, got);
 	*n = got;
-	*eof = off + got >= (uint64_t)st.st_size;
+	*eof = off + got >= (uint64_t)st->st_size;
 	return 0;
 }
 
+/*
+ * Read and write asked together and both allowed (the usual answer) cost
+ * one check.  A file that is not a directory and has no execute bit at
+ * all cannot be executed by anyone, root included, whatever its ACL (the
+ * ACL's mask is the group bits): no check.  A directory with none may
+ * still be searched by root, so it is asked.
+ */
 int
-fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted)
+fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted, struct stat *st)
 {
+	int err = stat_live(ctx, ctx->ent, st);
+
 	*granted = 0;
-	if ((want & ACC_READ) && fs_may(ctx, R_OK))
-		*granted |= ACC_READ;
-	if ((want & ACC_WRITE) && !fs_readonly(ctx) && fs_may(ctx, W_OK))
-		*granted |= ACC_WRITE;
-	if ((want & ACC_EXEC) && fs_may(ctx, X_OK))
+	if (err)
+		return err;
+	if (fs_readonly(ctx))
+		want &= ~ACC_WRITE;
+	if ((want & (ACC_READ | ACC_WRITE)) == (ACC_READ | ACC_WRITE) && fs_may(ctx, R_OK | W_OK)) {
+		*granted |= ACC_READ | ACC_WRITE;
+	} else {
+		if ((want & ACC_READ) && fs_may(ctx, R_OK))
+			*granted |= ACC_READ;
+		if ((want & ACC_WRITE) && fs_may(ctx, W_OK))
+			*granted |= ACC_WRITE;
+	}
+	if ((want & ACC_EXEC) && (S_ISDIR(st->st_mode) || (st->st_mode & 0111)) && fs_may(ctx, X_OK))
 		*granted |= ACC_EXEC;
 	return 0;
 }

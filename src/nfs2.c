@@ -300,6 +300,7 @@ nfs2_read(struct rpc_call *call, void *argp, void *resp)
 	struct fs_ctx ctx;
 	size_t count = a->count > NFS_MAXDATA ? NFS_MAXDATA : a->count, n = 0;
 	int eof, err = begin(call, &a->file, &ctx);
+	struct stat st;
 	void *buf;
 
 	/* Nothing lies beyond the largest size v2 can show: that is end of file. */
@@ -311,10 +312,9 @@ nfs2_read(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0 && buf == NULL)
 		err = ENOMEM;
 	if (err == 0)
-		err = fs_read(&ctx, a->offset, count, buf, &n, &eof);
-	if (err == 0)
-		err = getattr2(&ctx, &ok->attributes);
+		err = fs_read(&ctx, a->offset, count, buf, &n, &eof, &st);
 	if (err == 0) {
+		fattr2_from_stat(&ctx, &st, &ok->attributes);
 		ok->data.data_len = (u_int)n;
 		ok->data.data_val = buf;
 	}

@@ -161,6 +161,7 @@ nfs3_access(struct rpc_call *call, void *argp, void *resp)
 	struct fs_ctx ctx;
 	unsigned want = 0, got = 0;
 	uint32 granted = 0;
+	struct stat st;
 	int isdir, err = begin(call, &a->object, &ctx);
 
 	if (err == 0) {
@@ -171,7 +172,7 @@ nfs3_access(struct rpc_call *call, void *argp, void *resp)
 			want |= ACC_WRITE;
 		if (a->access & (ACCESS3_LOOKUP | ACCESS3_EXECUTE))
 			want |= ACC_EXEC;
-		err = fs_access(&ctx, want, &got);
+		err = fs_access(&ctx, want, &got, &st);
 		if (got & ACC_READ)
 			granted |= ACCESS3_READ;
 		if (got & ACC_WRITE)
@@ -181,8 +182,10 @@ nfs3_access(struct rpc_call *call, void *argp, void *resp)
 		r->ACCESS3res_u.resok.access = granted & a->access;
 	}
 	r->status = st3(err);
-	post_attr(&ctx, err ? &r->ACCESS3res_u.resfail.obj_attributes
-	    : &r->ACCESS3res_u.resok.obj_attributes);
+	if (err == 0)
+		post_attr_stat(&ctx, &st, &r->ACCESS3res_u.resok.obj_attributes);
+	else
+		post_attr(&ctx, &r->ACCESS3res_u.resfail.obj_attributes);
 	fs_end(&ctx);
 }
 
@@ -216,6 +219,7 @@ nfs3_read(struct rpc_call *call, void *argp, void *resp)
 	struct fs_ctx ctx;
 	size_t count = a->count, n = 0;
 	int eof = 0, err = begin(call, &a->file, &ctx);
+	struct stat st;
 	void *buf;
 
 	/* Never more than the transport carries, whatever the client asked. */
@@ -225,7 +229,7 @@ nfs3_read(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0 && buf == NULL)
 		err = ENOMEM;
 	if (err == 0)
-		err = fs_read(&ctx, a->offset, count, buf, &n, &eof);
+		err = fs_read(&ctx, a->offset, count, buf, &n, &eof, &st);
 	r->status = st3(err);
 	if (err == 0) {
 		READ3resok *ok = &r->READ3res_u.resok;
@@ -233,7 +237,7 @@ nfs3_read(struct rpc_call *call, void *argp, void *resp)
 		ok->eof = eof;
 		ok->data.data_len = (u_int)n;
 		ok->data.data_val = buf;
-		post_attr(&ctx, &ok->file_attributes);
+		post_attr_stat(&ctx, &st, &ok->file_attributes);
 	} else {
 		post_attr(&ctx, &r->READ3res_u.resfail.file_attributes);
 	}

@@ -535,6 +535,25 @@ for p in udp tcp; do
 	[ -e "$EXPORT/$p/owndir/victim" ] && ok "victim survives" || not_ok "REMOVE as a stranger removed the file ($p)"
 	run_expect "ACCESS for a stranger has no MODIFY/EXTEND over $p" '^access=0x0[0-3]$' \
 		nfs_probe $p -u 2000 -g 2000 access "$FH_OWN" 0x0c
+	# READ 0x1, LOOKUP 0x2, MODIFY 0x4, EXTEND 0x8, DELETE 0x10, EXECUTE 0x20
+	run_expect "ACCESS of the owner's 0644 file: READ, MODIFY, EXTEND over $p" '^access=0x0d$' \
+		nfs_probe $p -u 1000 -g 1000 access "$FH_OWN" 0x3f
+	run_expect "ACCESS for a stranger to a 0644 file: READ only over $p" '^access=0x01$' \
+		nfs_probe $p -u 2000 -g 2000 access "$FH_OWN" 0x3f
+	run_expect "ACCESS for root to a 0644 file: no EXECUTE without an x bit over $p" '^access=0x0d$' \
+		nfs_probe $p access "$FH_OWN" 0x3f
+	chmod 0701 "$EXPORT/$p/own"
+	run_expect "ACCESS for a stranger to a 0701 file: EXECUTE only over $p" '^access=0x20$' \
+		nfs_probe $p -u 2000 -g 2000 access "$FH_OWN" 0x3f
+	run_expect "ACCESS for root to a 0701 file: all a file has over $p" '^access=0x2d$' \
+		nfs_probe $p access "$FH_OWN" 0x3f
+	chmod 0644 "$EXPORT/$p/own"
+	chmod 0000 "$EXPORT/$p/owndir"
+	run_expect "ACCESS for root to a 0000 directory: READ, LOOKUP, MODIFY, EXTEND, DELETE over $p" \
+		'^access=0x1f$' nfs_probe $p access "$ODIR" 0x3f
+	run_expect "ACCESS for the owner of a 0000 directory: nothing over $p" '^access=0x00$' \
+		nfs_probe $p -u 1000 -g 1000 access "$ODIR" 0x3f
+	chmod 0755 "$EXPORT/$p/owndir"
 done
 
 # ---------------------------------------------------------------------------
