@@ -28,6 +28,8 @@ uint32_t gen_from_statx_btime(int64_t sec, uint32_t nsec);
 /* statx() of name under dirfd ("" for dirfd itself), basic stats and birth time. */
 int statx_at(int dirfd, const char *name, struct statx *stx);
 dev_t statx_dev(const struct statx *stx);
+/* What statx said, as a struct stat. */
+void stat_from_statx(const struct statx *stx, struct stat *st);
 /* The full handle of the object statx described (name under dirfd). */
 void fh_from_statx(const struct export *exp, int dirfd, const char *name, const struct statx *stx,
     struct fh *out);

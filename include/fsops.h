@@ -109,8 +109,9 @@ enum fs_createmode { FS_CREATE_UNCHECKED, FS_CREATE_GUARDED, FS_CREATE_EXCLUSIVE
 int fs_check_new_name(const char *name);
 /* guard_ctime: fail with ENOTSYNC unless the object's ctime equals it. */
 int fs_setattr(struct fs_ctx *ctx, const struct fs_sattr *sa, const struct timespec *guard_ctime);
-int fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
-    enum fs_stable stable, size_t *written, enum fs_stable *committed);
+/* before: the object's attributes, taken with fs_getattr just before (WRITE's pre-op). */
+int fs_write(struct fs_ctx *ctx, const struct stat *before, uint64_t off, const void *data,
+    size_t len, enum fs_stable stable, size_t *written, enum fs_stable *committed);
 int fs_commit(struct fs_ctx *ctx);
 /* The write verifier: new on every start and after a failed write-back. */
 void fs_write_verifier(uint8_t out[FS_VERF_LEN]);

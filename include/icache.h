@@ -57,9 +57,11 @@ int icache_get(const struct export *exp, const struct fh *fh, struct creds_state
     struct inode_ent **out);
 /*
  * Enters an object found by name under dirfd. Fills fh and returns a
- * referenced entry, or an errno.
+ * referenced entry, or an errno; with st, also the object's attributes
+ * as the lookup found them (no second stat for the reply).
  */
-int icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out);
+int icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out,
+    struct stat *st);
 void icache_put(struct inode_ent *e);
 /* Another reference to an entry already held. */
 void icache_ref(struct inode_ent *e);

@@ -71,7 +71,7 @@ fh_from_statx(const struct export *exp, int dirfd, const char *name, const struc
 		kernel_handle(dirfd, name, out);
 }
 
-static void
+void
 stat_from_statx(const struct statx *stx, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));

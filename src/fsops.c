@@ -175,7 +175,7 @@ lookup_across(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct
 		return err;
 	child->exp = sub;
 	creds_squash(&dir->call->cred, &child->client->opts, &child->cred);
-	return icache_enter(sub, dir->ent->fd, name, e);
+	return icache_enter(sub, dir->ent->fd, name, e, NULL);
 }
 
 /* ".." at the root of a crossed submount leads back into its parent export. */
@@ -189,14 +189,14 @@ lookup_up_from_submount(struct fs_ctx *dir, struct fs_ctx *child, struct inode_e
 		return err;
 	child->exp = up;
 	creds_squash(&dir->call->cred, &child->client->opts, &child->cred);
-	return icache_enter(up, dir->ent->fd, "..", e);
+	return icache_enter(up, dir->ent->fd, "..", e, NULL);
 }
 
 int
 fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st)
 {
 	struct inode_ent *e = NULL;
-	int dotdot = strcmp(name, "..") == 0, err;
+	int dotdot = strcmp(name, "..") == 0, have_st = 0, err;
 
 	*child = *dir;
 	child->ent = NULL;
@@ -212,7 +212,8 @@ fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct sta
 		icache_ref(dir->ent);
 		e = dir->ent;
 	} else {
-		err = icache_enter(dir->exp, dir->ent->fd, name, &e);
+		err = icache_enter(dir->exp, dir->ent->fd, name, &e, st);
+		have_st = err == 0;
 		if (err == EXDEV && !dotdot)
 			err = lookup_across(dir, name, child, &e);
 		else if (err == EXDEV)
@@ -225,7 +226,7 @@ fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct sta
 		}
 	}
 	child->ent = e;
-	err = stat_live(child, e, st);
+	err = have_st ? 0 : stat_live(child, e, st);
 	if (err) {
 		icache_put(e);
 		child->ent = NULL;

@@ -199,10 +199,9 @@ fs_setattr(struct fs_ctx *ctx, const struct fs_sattr *sa, const struct timespec 
 /* ---- data ---- */
 
 int
-fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
-    enum fs_stable stable, size_t *written, enum fs_stable *committed)
+fs_write(struct fs_ctx *ctx, const struct stat *before, uint64_t off, const void *data,
+    size_t len, enum fs_stable stable, size_t *written, enum fs_stable *committed)
 {
-	struct stat st;
 	size_t done = 0;
 	int fd, rc, err = begin_modify(ctx);
 
@@ -215,10 +214,8 @@ fs_write(struct fs_ctx *ctx, uint64_t off, const void *data, size_t len,
 		return EINVAL;
 	if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - off)
 		return EFBIG;
-	if ((err = fs_getattr(ctx, &st)) != 0)
-		return err;
 	/* The owner may write what it created even after a chmod, as with knfsd. */
-	if (st.st_uid != ctx->cred.uid && !fs_may(ctx, W_OK))
+	if (before->st_uid != ctx->cred.uid && !fs_may(ctx, W_OK))
 		return EACCES;
 	if ((err = icache_take_error(ctx->ent)) != 0)
 		return err;	/* earlier unstable data was lost: say so now */
@@ -277,18 +274,14 @@ static int
 enter_child(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st)
 {
 	struct inode_ent *e;
-	int err = icache_enter(dir->exp, dir->ent->fd, name, &e);
+	int err = icache_enter(dir->exp, dir->ent->fd, name, &e, st);
 
 	*child = *dir;
 	child->ent = NULL;
 	if (err)
 		return err;
 	child->ent = e;
-	if ((err = fs_getattr(child, st)) != 0) {
-		icache_put(e);
-		child->ent = NULL;
-	}
-	return err;
+	return 0;
 }
 
 /* Attributes the create call did not already apply (mode is given at creation). */

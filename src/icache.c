@@ -336,7 +336,8 @@ icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs
 }
 
 int
-icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out)
+icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out,
+    struct stat *st)
 {
 	struct statx stx, again;
 	struct fh fh;
@@ -355,6 +356,8 @@ icache_enter(const struct export *exp, int dirfd, const char *name, struct inode
 		lru_unlink(e);
 		lru_push(e);
 		pthread_mutex_unlock(&icache_lock);
+		if (st)
+			stat_from_statx(&stx, st);
 		*out = e;
 		return 0;
 	}
@@ -371,6 +374,8 @@ icache_enter(const struct export *exp, int dirfd, const char *name, struct inode
 	e = insert(&fh, fd, stx.stx_mode & S_IFMT);
 	if (e == NULL)
 		return ENOMEM;
+	if (st)
+		stat_from_statx(&again, st);
 	*out = e;
 	return 0;
 }

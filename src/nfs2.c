@@ -326,14 +326,18 @@ nfs2_read(struct rpc_call *call, void *argp, void *resp)
 static int
 write_all(struct fs_ctx *ctx, uint64_t off, const char *data, size_t len)
 {
+	struct stat before;
 	size_t done = 0;
+	int err = fs_getattr(ctx, &before);
 
+	if (err)
+		return err;
 	do {
 		enum fs_stable committed;
 		size_t n = 0;
-		int err = fs_write(ctx, off + done, data ? data + done : data, len - done, FS_FILE_SYNC, &n,
-		    &committed);
 
+		err = fs_write(ctx, &before, off + done, data ? data + done : data, len - done,
+		    FS_FILE_SYNC, &n, &committed);
 		if (err)
 			return err;
 		if (n == 0 && len > 0)

@@ -298,20 +298,26 @@ valid_sattr3(const sattr3 *in)
 
 /* Weak cache consistency: attributes before the change, for the client's cache. */
 static void
+wcc_pre_stat(const struct stat *st, pre_op_attr *pre)
+{
+	wcc_attr *w = &pre->pre_op_attr_u.attributes;
+
+	pre->attributes_follow = TRUE;
+	w->size = (uint64)st->st_size;
+	w->mtime.seconds = (uint32)st->st_mtim.tv_sec;
+	w->mtime.nseconds = (uint32)st->st_mtim.tv_nsec;
+	w->ctime.seconds = (uint32)st->st_ctim.tv_sec;
+	w->ctime.nseconds = (uint32)st->st_ctim.tv_nsec;
+}
+
+static void
 wcc_pre(struct fs_ctx *ctx, pre_op_attr *pre)
 {
 	struct stat st;
 
 	pre->attributes_follow = FALSE;
-	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0) {
-		wcc_attr *w = &pre->pre_op_attr_u.attributes;
-		pre->attributes_follow = TRUE;
-		w->size = (uint64)st.st_size;
-		w->mtime.seconds = (uint32)st.st_mtim.tv_sec;
-		w->mtime.nseconds = (uint32)st.st_mtim.tv_nsec;
-		w->ctime.seconds = (uint32)st.st_ctim.tv_sec;
-		w->ctime.nseconds = (uint32)st.st_ctim.tv_nsec;
-	}
+	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0)
+		wcc_pre_stat(&st, pre);
 }
 
 static void
@@ -381,7 +387,8 @@ nfs3_write(struct rpc_call *call, void *argp, void *resp)
 	size_t n = 0;
 	enum fs_stable committed = FS_FILE_SYNC;
 	wcc_data *wcc = &r->WRITE3res_u.resok.file_wcc;	/* same place in resfail */
-	int err = begin(call, &a->file, &ctx);
+	struct stat before;
+	int err = begin(call, &a->file, &ctx), berr;
 
 	/*
 	 * RFC 1813: count bytes are written (0: none, and success), so the
@@ -392,9 +399,15 @@ nfs3_write(struct rpc_call *call, void *argp, void *resp)
 		err = EINVAL;
 	if (err == 0 && a->stable > FILE_SYNC)
 		err = EINVAL;
-	wcc_pre(&ctx, &wcc->before);
+	/* The pre-op attributes are the ones fs_write checks: one stat for both. */
+	wcc->before.attributes_follow = FALSE;
+	berr = fs_resolved(&ctx) ? fs_getattr(&ctx, &before) : ESTALE;
+	if (berr == 0)
+		wcc_pre_stat(&before, &wcc->before);
 	if (err == 0)
-		err = fs_write(&ctx, a->offset, a->data.data_val, a->count,
+		err = berr;
+	if (err == 0)
+		err = fs_write(&ctx, &before, a->offset, a->data.data_val, a->count,
 		    (enum fs_stable)a->stable, &n, &committed);
 	r->status = st3(err);
 	if (err == 0) {
