@@ -15,6 +15,7 @@
 #include "dispatch.h"
 #include "errmap.h"
 #include "fsops.h"
+#include "nfs3_attr.h"
 #include "nfs2.h"
 #include "nfs3.h"
 #include "nfs3_prot.h"
@@ -29,63 +30,6 @@ static nfsstat3
 st3(int err)
 {
 	return errno_to_nfs3(err);
-}
-
-/* ---- attributes ---- */
-
-static ftype3
-ftype_of(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFREG: return NF3REG;
-	case S_IFDIR: return NF3DIR;
-	case S_IFBLK: return NF3BLK;
-	case S_IFCHR: return NF3CHR;
-	case S_IFLNK: return NF3LNK;
-	case S_IFSOCK: return NF3SOCK;
-	case S_IFIFO: return NF3FIFO;
-	}
-	return NF3REG;
-}
-
-static void
-fattr3_from_stat(const struct fs_ctx *ctx, const struct stat *st, fattr3 *fa)
-{
-	fa->type = ftype_of(st->st_mode);
-	fa->mode = st->st_mode & 07777;
-	fa->nlink = (uint32)st->st_nlink;
-	fa->uid = st->st_uid;
-	fa->gid = st->st_gid;
-	fa->size = (uint64)st->st_size;
-	fa->used = (uint64)st->st_blocks * 512;
-	fa->rdev.specdata1 = major(st->st_rdev);
-	fa->rdev.specdata2 = minor(st->st_rdev);
-	fa->fsid = fs_fsid(ctx);
-	fa->fileid = st->st_ino;
-	fa->atime.seconds = (uint32)st->st_atim.tv_sec;
-	fa->atime.nseconds = (uint32)st->st_atim.tv_nsec;
-	fa->mtime.seconds = (uint32)st->st_mtim.tv_sec;
-	fa->mtime.nseconds = (uint32)st->st_mtim.tv_nsec;
-	fa->ctime.seconds = (uint32)st->st_ctim.tv_sec;
-	fa->ctime.nseconds = (uint32)st->st_ctim.tv_nsec;
-}
-
-static void
-post_attr_stat(const struct fs_ctx *ctx, const struct stat *st, post_op_attr *pa)
-{
-	pa->attributes_follow = TRUE;
-	fattr3_from_stat(ctx, st, &pa->post_op_attr_u.attributes);
-}
-
-/* Attributes of ctx's object if they can be had; absent otherwise (never an error). */
-static void
-post_attr(struct fs_ctx *ctx, post_op_attr *pa)
-{
-	struct stat st;
-
-	pa->attributes_follow = FALSE;
-	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0)
-		post_attr_stat(ctx, &st, pa);
 }
 
 static int
@@ -296,30 +240,6 @@ valid_sattr3(const sattr3 *in)
 	    in->mtime.set_mtime_u.mtime.nseconds >= 1000000000u));
 }
 
-/* Weak cache consistency: attributes before the change, for the client's cache. */
-static void
-wcc_pre_stat(const struct stat *st, pre_op_attr *pre)
-{
-	wcc_attr *w = &pre->pre_op_attr_u.attributes;
-
-	pre->attributes_follow = TRUE;
-	w->size = (uint64)st->st_size;
-	w->mtime.seconds = (uint32)st->st_mtim.tv_sec;
-	w->mtime.nseconds = (uint32)st->st_mtim.tv_nsec;
-	w->ctime.seconds = (uint32)st->st_ctim.tv_sec;
-	w->ctime.nseconds = (uint32)st->st_ctim.tv_nsec;
-}
-
-static void
-wcc_pre(struct fs_ctx *ctx, pre_op_attr *pre)
-{
-	struct stat st;
-
-	pre->attributes_follow = FALSE;
-	if (fs_resolved(ctx) && fs_getattr(ctx, &st) == 0)
-		wcc_pre_stat(&st, pre);
-}
-
 static void
 nfs3_setattr(struct rpc_call *call, void *argp, void *resp)
 {
@@ -400,10 +320,7 @@ nfs3_write(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0 && a->stable > FILE_SYNC)
 		err = EINVAL;
 	/* The pre-op attributes are the ones fs_write checks: one stat for both. */
-	wcc->before.attributes_follow = FALSE;
-	berr = fs_resolved(&ctx) ? fs_getattr(&ctx, &before) : ESTALE;
-	if (berr == 0)
-		wcc_pre_stat(&before, &wcc->before);
+	berr = wcc_pre_st(&ctx, &wcc->before, &before);
 	if (err == 0)
 		err = berr;
 	if (err == 0)
