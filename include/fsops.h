@@ -107,8 +107,12 @@ enum fs_createmode { FS_CREATE_UNCHECKED, FS_CREATE_GUARDED, FS_CREATE_EXCLUSIVE
 
 /* A name a client may create or remove: not empty, no '/', not "." or "..". */
 int fs_check_new_name(const char *name);
-/* guard_ctime: fail with ENOTSYNC unless the object's ctime equals it. */
-int fs_setattr(struct fs_ctx *ctx, const struct fs_sattr *sa, const struct timespec *guard_ctime);
+/*
+ * guard_ctime: fail with ENOTSYNC unless the object's ctime equals it.
+ * before: the attributes the caller just took (SETATTR's pre-op), or NULL.
+ */
+int fs_setattr(struct fs_ctx *ctx, const struct stat *before, const struct fs_sattr *sa,
+    const struct timespec *guard_ctime);
 /* before: the object's attributes, taken with fs_getattr just before (WRITE's pre-op). */
 int fs_write(struct fs_ctx *ctx, const struct stat *before, uint64_t off, const void *data,
     size_t len, enum fs_stable stable, size_t *written, enum fs_stable *committed);

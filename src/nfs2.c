@@ -236,7 +236,7 @@ nfs2_setattr(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0)
 		err = sattr_from2(&a->attributes, &sa);
 	if (err == 0)
-		err = fs_setattr(&ctx, &sa, NULL);
+		err = fs_setattr(&ctx, NULL, &sa, NULL);
 	if (err == 0)
 		err = getattr2(&ctx, &r->attrstat_u.attributes);
 	r->status = st2(call, err);

@@ -249,16 +249,20 @@ nfs3_setattr(struct rpc_call *call, void *argp, void *resp)
 	struct fs_sattr sa;
 	struct timespec guard;
 	wcc_data *wcc = &r->SETATTR3res_u.resok.obj_wcc;	/* same place in resfail */
-	int err = begin(call, &a->object, &ctx);
+	struct stat before;
+	int err = begin(call, &a->object, &ctx), berr;
 
 	if (err == 0 && !valid_sattr3(&a->new_attributes))
 		err = EINVAL;
-	wcc_pre(&ctx, &wcc->before);
+	/* The guard is checked against the pre-op attributes the reply carries. */
+	berr = wcc_pre_st(&ctx, &wcc->before, &before);
+	if (err == 0)
+		err = berr;
 	if (err == 0) {
 		sattr_from3(&a->new_attributes, &sa);
 		guard.tv_sec = a->guard.sattrguard3_u.obj_ctime.seconds;
 		guard.tv_nsec = a->guard.sattrguard3_u.obj_ctime.nseconds;
-		err = fs_setattr(&ctx, &sa, a->guard.check ? &guard : NULL);
+		err = fs_setattr(&ctx, &before, &sa, a->guard.check ? &guard : NULL);
 	}
 	r->status = st3(err);
 	post_attr(&ctx, &wcc->after);
