@@ -22,6 +22,7 @@ struct eff_cred {
 
 struct creds_state {
 	int valid;		/* what the thread currently runs as */
+	int root;		/* the daemon runs as root: identities can be switched */
 	struct eff_cred cur;
 };
 

@@ -12,27 +12,12 @@
 #include "creds.h"
 #include "exports.h"
 
-/*
- * The daemon's own identity never changes once it serves (setfsuid is per
- * thread and leaves the euid alone): asked once, not on every call.
- */
-static int
-is_root(void)
-{
-	static int root = -1;
-	int r = __atomic_load_n(&root, __ATOMIC_RELAXED);
-
-	if (r < 0) {
-		r = geteuid() == 0;
-		__atomic_store_n(&root, r, __ATOMIC_RELAXED);
-	}
-	return r;
-}
-
 void
 creds_init(struct creds_state *st)
 {
 	memset(st, 0, sizeof(*st));
+	/* setfsuid is per thread and leaves the euid alone: asked once per worker. */
+	st->root = geteuid() == 0;
 }
 
 void
@@ -95,7 +80,7 @@ set_sys_resource(int on)
 int
 creds_apply(struct creds_state *st, const struct eff_cred *c)
 {
-	if (!is_root())
+	if (!st->root)
 		return 0;	/* an unprivileged daemon acts as itself */
 	if (st->valid && same_cred(&st->cur, c))
 		return 0;
