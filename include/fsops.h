@@ -109,7 +109,8 @@ enum fs_createmode { FS_CREATE_UNCHECKED, FS_CREATE_GUARDED, FS_CREATE_EXCLUSIVE
 int fs_check_new_name(const char *name);
 /*
  * guard_ctime: fail with ENOTSYNC unless the object's ctime equals it.
- * before: the attributes the caller just took (SETATTR's pre-op), or NULL.
+ * before: the object's attributes, taken with fs_getattr just before
+ * (v3's pre-op attributes).
  */
 int fs_setattr(struct fs_ctx *ctx, const struct stat *before, const struct fs_sattr *sa,
     const struct timespec *guard_ctime);

@@ -183,14 +183,11 @@ int
 fs_setattr(struct fs_ctx *ctx, const struct stat *before, const struct fs_sattr *sa,
     const struct timespec *guard_ctime)
 {
-	struct stat st;
 	int err = begin_modify(ctx);
 
 	if (err)
 		return err;
-	if (before == NULL && (err = fs_getattr(ctx, &st)) != 0)
-		return err;
-	if (guard_ctime && !same_time(guard_ctime, before ? &before->st_ctim : &st.st_ctim))
+	if (guard_ctime && !same_time(guard_ctime, &before->st_ctim))
 		return ENOTSYNC;
 	if ((err = apply_sattr(ctx, sa)) != 0)
 		return err;
