@@ -108,9 +108,9 @@ enum fs_createmode { FS_CREATE_UNCHECKED, FS_CREATE_GUARDED, FS_CREATE_EXCLUSIVE
 /* A name a client may create or remove: not empty, no '/', not "." or "..". */
 int fs_check_new_name(const char *name);
 /*
- * guard_ctime: fail with ENOTSYNC unless the object's ctime equals it.
- * before: the object's attributes, taken with fs_getattr just before
- * (v3's pre-op attributes).
+ * guard_ctime: fail with ENOTSYNC unless the object's ctime equals it, as
+ * 'before' has it: the object's attributes, taken with fs_getattr just
+ * before (v3's pre-op attributes). Without a guard, 'before' may be NULL.
  */
 int fs_setattr(struct fs_ctx *ctx, const struct stat *before, const struct fs_sattr *sa,
     const struct timespec *guard_ctime);
