@@ -18,13 +18,13 @@ ok() { pass=$((pass + 1)); }
 not_ok() { failed=$((failed + 1)); echo "not ok: $*"; }
 
 max_lines=900
-for f in src/*.c; do
-	case $f in *_xdr.c) [ "$f" = src/xdr_nonul.c ] || continue ;; esac
+for f in src/*.c src/*/*.c; do
+	case $f in *_xdr.c) [ "$f" = src/rpc/xdr_nonul.c ] || continue ;; esac
 	n=$(wc -l <"$f")
 	if [ "$n" -le "$max_lines" ]; then ok; else not_ok "$f has $n lines (at most $max_lines)"; fi
 done
 
-rooms="src/nfs2.c src/nfs3.c src/nfs3_attr.c src/mountd.c src/nlm.c"
+rooms="src/proto/nfs2.c src/proto/nfs3.c src/proto/nfs3_attr.c src/proto/mountd.c src/proto/nlm.c"
 # A call of one of these names that is not part of a longer identifier
 # (fs_rename, xdr_... are fine): the character before must not be a
 # letter, digit, underscore, '.' or '>' (a struct member).
@@ -38,15 +38,15 @@ done
 
 # NFS rooms see a file through its fs_ctx and fs_* calls, not through the
 # inode cache entry or the export behind it.
-for f in src/nfs2.c src/nfs3.c src/nfs3_attr.c; do
+for f in src/proto/nfs2.c src/proto/nfs3.c src/proto/nfs3_attr.c; do
 	hits=$(grep -nE '(->|\.)(ent|exp)->' "$f")
 	if [ -z "$hits" ]; then ok; else not_ok "$f reads cache or export internals:"$'\n'"$hits"; fi
 done
 
 # errno -> status: a test of an errno value followed, within two lines,
 # by a protocol status, anywhere but errmap.c.
-for f in src/*.c; do
-	case $f in src/errmap.c | *_xdr.c) continue ;; esac
+for f in src/*.c src/*/*.c; do
+	case $f in src/proto/errmap.c | *_xdr.c) continue ;; esac
 	hits=$(awk '/(==|!=) *E[A-Z0-9]+([^A-Za-z0-9_]|$)|case E[A-Z0-9]+:/ { at = NR; what = $0 }
 		/(NFS3ERR|NFSERR|MNT3ERR|NLM4?_DENIED|NLM4?_FAILED)_?[A-Z_]*/ && at && NR - at <= 2 {
 			printf "%d: %s\n", at, what; at = 0 }' "$f")
