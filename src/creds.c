@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "creds.h"
-#include "exports.h"
+#include "exports/exports.h"
 
 void
 creds_init(struct creds_state *st)

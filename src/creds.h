@@ -9,7 +9,7 @@
 
 #include <sys/types.h>
 
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 
 struct export_opts;
 

@@ -8,7 +8,7 @@
 
 #include "daemon.h"
 #include "share.h"
-#include "transport.h"
+#include "rpc/transport.h"
 
 static void
 usage(FILE *out)

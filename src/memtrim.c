@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "memtrim.h"
-#include "workq.h"
+#include "rpc/workq.h"
 
 void
 memtrim_tick(void)

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "compiler.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "heads.h"
 #include "share.h"
 

@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 
-#include "clients.h"
+#include "rpc/clients.h"
 #include "log.h"
 #include "stats.h"
 

@@ -35,8 +35,8 @@
 
 #include <rpc/rpc.h>
 
-#include "mount_prot.h"
-#include "nfs_prot.h"
+#include "rpc/mount_prot.h"
+#include "rpc/nfs_prot.h"
 #include "rpcraw.h"
 
 #define NONE 0xffffffffu

@@ -54,9 +54,9 @@
 
 #include <rpc/rpc.h>
 
-#include "nlm_prot.h"
-#include "nlm4_prot.h"
-#include "sm_inter_prot.h"
+#include "rpc/nlm_prot.h"
+#include "rpc/nlm4_prot.h"
+#include "rpc/sm_inter_prot.h"
 #include "rpcraw.h"
 
 /* Procedure numbers, the same in every version (v1 has 0..16 only). */

@@ -14,12 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clients.h"
+#include "rpc/clients.h"
 #include "ctlsock.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "log.h"
 #include "stats.h"
-#include "svcthread.h"
+#include "rpc/svcthread.h"
 
 #define READ_TIMEOUT_MS 2000	/* for the request line */
 #define WRITE_TIMEOUT_MS 10000	/* for the whole reply */

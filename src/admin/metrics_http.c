@@ -19,7 +19,7 @@
 #include "log.h"
 #include "metrics_http.h"
 #include "stats.h"
-#include "svcthread.h"
+#include "rpc/svcthread.h"
 
 struct hconn {
 	int fd;			/* -1: free */

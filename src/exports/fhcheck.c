@@ -27,7 +27,7 @@
 #include <sys/vfs.h>
 
 #include "exports.h"
-#include "fh.h"
+#include "fs/fh.h"
 #include "heads.h"
 
 /* 0 when path has a kernel handle we can carry; else an errno saying why not. */

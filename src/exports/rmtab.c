@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "mount_prot.h"
+#include "rpc/mount_prot.h"
 #include "rmtab.h"
 
 #define MAX_MOUNT_ENTRIES 4096

@@ -21,7 +21,7 @@
 
 #include "beneath.h"
 #include "creds.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "fh_build.h"
 #include "log.h"
 #include "stats.h"

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "durable.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "exports.h"
+#include "exports/exports.h"
 #include "fh_build.h"
 #include "icache_impl.h"
 

@@ -17,17 +17,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "beneath.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "fh_build.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
-#include "rmtab.h"
+#include "exports/rmtab.h"
 #include "stats.h"
-#include "submounts.h"
-#include "transport.h"
+#include "exports/submounts.h"
+#include "rpc/transport.h"
 
 #define MAX_WALK_UP 4096
 #define MNTPATHLEN_MAX 4096

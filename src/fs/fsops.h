@@ -17,10 +17,10 @@
 #include <sys/statvfs.h>
 
 #include "creds.h"
-#include "errmap.h"
+#include "proto/errmap.h"
 #include "fh.h"
 
-#include "access.h"
+#include "proto/access.h"
 
 struct inode_ent;
 

@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "be.h"
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "durable.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"

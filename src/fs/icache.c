@@ -19,7 +19,7 @@
 
 #include "beneath.h"
 #include "compiler.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "fh_build.h"
 #include "icache.h"
 #include "icache_impl.h"

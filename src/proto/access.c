@@ -15,14 +15,14 @@
 #include <sys/stat.h>
 
 #include "access.h"
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "errmap.h"
-#include "exports.h"
-#include "icache.h"
+#include "exports/exports.h"
+#include "fs/icache.h"
 #include "log.h"
 #include "stats.h"
-#include "submounts.h"
-#include "transport.h"
+#include "exports/submounts.h"
+#include "rpc/transport.h"
 
 /* Is the export root (or the mountpoint= path) where a file system is mounted? */
 static int

@@ -10,9 +10,9 @@
 #include <errno.h>
 
 #include "errmap.h"
-#include "mount_prot.h"
-#include "nfs_prot.h"
-#include "nlm4_prot.h"
+#include "rpc/mount_prot.h"
+#include "rpc/nfs_prot.h"
+#include "rpc/nlm4_prot.h"
 
 static const struct {
 	int err;

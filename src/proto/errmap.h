@@ -6,7 +6,7 @@
 #ifndef USERNFSD_ERRMAP_H
 #define USERNFSD_ERRMAP_H
 
-#include "nfs3_prot.h"
+#include "rpc/nfs3_prot.h"
 
 /* An errno-style code of our own, above the system range: not a handle we issued. */
 #define EBADHANDLE 10001

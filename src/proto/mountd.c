@@ -10,16 +10,16 @@
 #include <unistd.h>
 
 #include "compiler.h"
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "errmap.h"
-#include "exports.h"
-#include "fsops.h"
+#include "exports/exports.h"
+#include "fs/fsops.h"
 #include "log.h"
-#include "mount_prot.h"
+#include "rpc/mount_prot.h"
 #include "mountd.h"
-#include "rmtab.h"
-#include "rpcproc.h"
-#include "transport.h"
+#include "exports/rmtab.h"
+#include "rpc/rpcproc.h"
+#include "rpc/transport.h"
 
 void
 mountd_init(const char *statedir)

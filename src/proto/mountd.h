@@ -5,7 +5,7 @@
 #ifndef USERNFSD_MOUNTD_H
 #define USERNFSD_MOUNTD_H
 
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 
 #define MOUNT_PROGRAM_NUMBER 100005
 extern const struct rpc_program mount_program;

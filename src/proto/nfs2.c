@@ -24,13 +24,13 @@
 #include "be.h"
 #include "compiler.h"
 #include "cookie2.h"
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "errmap.h"
-#include "fsops.h"
+#include "fs/fsops.h"
 #include "log.h"
 #include "nfs2.h"
-#include "nfs_prot.h"
-#include "rpcproc.h"
+#include "rpc/nfs_prot.h"
+#include "rpc/rpcproc.h"
 
 #define NFS2_NONE 0xffffffffu		/* a sattr field the client leaves alone */
 #define NFS2_USEC_SERVER_TIME 1000000u	/* Sun: "set this time from the server's clock" */

@@ -5,7 +5,7 @@
 #ifndef USERNFSD_NFS2_H
 #define USERNFSD_NFS2_H
 
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 
 /* NULL .. STATFS */
 #define NFS2_NPROCS 18

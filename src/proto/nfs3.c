@@ -12,15 +12,15 @@
 #include <sys/sysmacros.h>
 
 #include "compiler.h"
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "errmap.h"
-#include "fsops.h"
+#include "fs/fsops.h"
 #include "nfs3_attr.h"
 #include "nfs2.h"
 #include "nfs3.h"
-#include "nfs3_prot.h"
-#include "rpcproc.h"
-#include "transport.h"
+#include "rpc/nfs3_prot.h"
+#include "rpc/rpcproc.h"
+#include "rpc/transport.h"
 
 /* Encoded sizes, for fitting READDIR replies into the client's count. */
 #define XDR_POST_OP_ATTR (4 + 84)

@@ -2,7 +2,7 @@
 #ifndef USERNFSD_NFS3_H
 #define USERNFSD_NFS3_H
 
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 
 #define NFS_PROGRAM_NUMBER 100003
 extern const struct rpc_program nfs_program;

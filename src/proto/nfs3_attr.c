@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
-#include "fsops.h"
+#include "fs/fsops.h"
 #include "nfs3_attr.h"
 
 static ftype3

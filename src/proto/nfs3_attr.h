@@ -4,7 +4,7 @@
 
 #include <sys/stat.h>
 
-#include "nfs3_prot.h"
+#include "rpc/nfs3_prot.h"
 
 struct fs_ctx;
 

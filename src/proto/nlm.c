@@ -19,21 +19,21 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "errmap.h"
-#include "fsops.h"
-#include "locks.h"
+#include "fs/fsops.h"
+#include "state/locks.h"
 #include "log.h"
 #include "nlm.h"
-#include "nlm4_prot.h"
-#include "nlm_prot.h"
+#include "rpc/nlm4_prot.h"
+#include "rpc/nlm_prot.h"
 #include "nsm.h"
-#include "rpcclient.h"
-#include "rpcproc.h"
+#include "rpc/rpcclient.h"
+#include "rpc/rpcproc.h"
 #include "sockaddr.h"
-#include "sm_inter_prot.h"
+#include "rpc/sm_inter_prot.h"
 #include "tasks.h"
-#include "transport.h"
+#include "rpc/transport.h"
 
 #define NLM_PROGRAM_NUMBER 100021
 /* Procedure numbers: the same in every version (nlm_prot.h names v1's). */

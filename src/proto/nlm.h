@@ -2,8 +2,8 @@
 #ifndef USERNFSD_NLM_H
 #define USERNFSD_NLM_H
 
-#include "dispatch.h"
-#include "locks.h"
+#include "rpc/dispatch.h"
+#include "state/locks.h"
 
 extern const struct rpc_program nlm_program;
 /* What locks.c calls to send a GRANTED (or GRANTED_MSG) to a client. */

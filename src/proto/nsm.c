@@ -19,14 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dispatch.h"
+#include "rpc/dispatch.h"
 #include "log.h"
-#include "nlm4_prot.h"
+#include "rpc/nlm4_prot.h"
 #include "nsm.h"
-#include "rpcclient.h"
-#include "sm_inter_prot.h"
+#include "rpc/rpcclient.h"
+#include "rpc/sm_inter_prot.h"
 #include "sockaddr.h"
-#include "statefile.h"
+#include "state/statefile.h"
 #include "tasks.h"
 
 #define NLM_PROGRAM_NUMBER 100021

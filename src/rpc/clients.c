@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "clients.h"
-#include "rmtab.h"
+#include "exports/rmtab.h"
 #include "sockaddr.h"
 
 #define WAYS 4				/* entries per bucket */

@@ -11,7 +11,7 @@
 #include "creds.h"
 #include "dispatch.h"
 #include "drc.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "log.h"
 #include "stats.h"
 #include "readpipe.h"

@@ -18,7 +18,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "icache.h"
+#include "fs/icache.h"
 #include "lock_ranges.h"
 #include "locks_impl.h"
 #include "log.h"

@@ -18,15 +18,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dispatch.h"
-#include "fsops.h"
+#include "rpc/dispatch.h"
+#include "fs/fsops.h"
 #include "heads.h"
-#include "icache.h"
+#include "fs/icache.h"
 #include "lock_ranges.h"
 #include "locks.h"
 #include "locks_impl.h"
 #include "log.h"
-#include "nsm.h"
+#include "proto/nsm.h"
 #include "queue.h"
 #include "sockaddr.h"
 

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exports.h"
+#include "exports/exports.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

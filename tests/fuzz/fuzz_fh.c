@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fh.h"
+#include "fs/fh.h"
 #include "siphash.h"
 
 #include "../rpcraw.h"

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recmark.h"
-#include "transport.h"
+#include "rpc/recmark.h"
+#include "rpc/transport.h"
 
 #include "../rpcraw.h"
 #include "seeds.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "beneath.h"
+#include "fs/beneath.h"
 #include "unit.h"
 
 static int root;

@@ -1,7 +1,7 @@
 /* NFSv2 directory cookie translation (cookie2.c). */
 #include "config.h"
 
-#include "cookie2.h"
+#include "proto/cookie2.h"
 #include "unit.h"
 
 #define EXP 0x1234u

@@ -3,9 +3,9 @@
 
 #include <errno.h>
 
-#include "errmap.h"
-#include "mount_prot.h"
-#include "nfs_prot.h"
+#include "proto/errmap.h"
+#include "rpc/mount_prot.h"
+#include "rpc/nfs_prot.h"
 #include "unit.h"
 
 int

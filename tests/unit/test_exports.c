@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "compiler.h"
-#include "exports.h"
+#include "exports/exports.h"
 #include "unit.h"
 
 static char errs[4096];

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "fh.h"
+#include "fs/fh.h"
 #include "siphash.h"
 #include "unit.h"
 

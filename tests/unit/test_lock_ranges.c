@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lock_ranges.h"
+#include "state/lock_ranges.h"
 #include "unit.h"
 
 #define SPAN 64		/* bytes modelled; a range ending at LR_EOF covers the rest */
