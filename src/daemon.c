@@ -25,6 +25,7 @@
 #include "compiler.h"
 #include "admin/ctlsock.h"
 #include "daemon.h"
+#include "rpc/clients.h"
 #include "rpc/dispatch.h"
 #include "rpc/drc.h"
 #include "exports/exports.h"
@@ -352,6 +353,7 @@ read_gauges(struct stats_gauges *g)
 	drc_stats(&entries, &hits);
 	g->drc_entries = entries;
 	g->icache_entries = icache_entries();
+	g->clients = clients_count();
 	if (with_nlm) {
 		struct lk_stats lk;
 

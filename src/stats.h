@@ -1,6 +1,7 @@
 /*
  * Statistics: counters kept by the threads that do the work, summed only
- * when somebody asks (usernfsctl, the metrics listener).
+ * when somebody asks (usernfsctl, the metrics listener, through
+ * admin/stats_print.h). Every layer counts through this header.
  *
  * Every thread that counts has its own block (stats_me), found through a
  * thread-local pointer and registered once in a list; only its own
@@ -105,6 +106,9 @@ struct stats_gauges {
 struct stats_snapshot {
 	struct stats_block sum;
 	struct stats_gauges g;
+	const struct stats_slot *slots;	/* what sum.proc[i] stands for, i < nslots */
+	unsigned nslots;
+	unsigned threads;		/* workers serving calls */
 	time_t now;
 	double uptime;
 };
@@ -200,12 +204,6 @@ void stats_fsync_time(uint64_t us);
 /* Sums every block and reads the gauges; free with free(). */
 struct stats_snapshot *stats_snapshot(void);
 size_t stats_slots(const struct stats_slot **out);
-
-/* Output: usernfsctl's table, JSON, "key value" lines (for -i), Prometheus. */
-void stats_print_table(FILE *out, const struct stats_snapshot *s);
-void stats_print_json(FILE *out, const struct stats_snapshot *s);
-void stats_print_flat(FILE *out, const struct stats_snapshot *s);
-void stats_print_prometheus(FILE *out, const struct stats_snapshot *s);
 
 /*
  * At start-up: whether the lock manager runs, the worker thread count, and

@@ -19,6 +19,8 @@
 #include "exports/exports.h"
 #include "log.h"
 #include "stats.h"
+#include "stats_print.h"
+#include "clients_print.h"
 #include "rpc/svcthread.h"
 
 #define READ_TIMEOUT_MS 2000	/* for the request line */

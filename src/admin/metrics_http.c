@@ -19,6 +19,7 @@
 #include "log.h"
 #include "metrics_http.h"
 #include "stats.h"
+#include "stats_print.h"
 #include "rpc/svcthread.h"
 
 struct hconn {

@@ -27,7 +27,7 @@ struct client_info {
 void clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out);
 /* A copy of the table, most recently seen first; free(*out). Returns the count. */
 size_t clients_list(struct client_info **out);
-/* `usernfsctl clients`: text, or JSON when json is set; mounts from the MOUNT list. */
-void clients_print(FILE *out, int json);
+/* How many addresses the table holds (a gauge), without copying it. */
+size_t clients_count(void);
 
 #endif

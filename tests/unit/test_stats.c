@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "admin/stats_print.h"
 #include "unit.h"
 
 #define THREADS 4
