@@ -602,7 +602,7 @@ daemon_run(const struct daemon_opts *o)
 			transport_tick();
 			fs_tick();
 			grace_shared_tick();
-			memtrim_tick();
+			memtrim_tick(workq_pushed());
 		}
 	}
 

@@ -14,15 +14,13 @@
 #include <stdint.h>
 
 #include "memtrim.h"
-#include "rpc/workq.h"
 
 void
-memtrim_tick(void)
+memtrim_tick(uint64_t pushed)
 {
 	/* The main loop's tick is the only caller. */
 	static uint64_t last_seen;
 	static int trimmed = 1;		/* nothing to give back before the first call */
-	uint64_t pushed = workq_pushed();
 
 	if (pushed != last_seen) {
 		last_seen = pushed;

@@ -5,7 +5,12 @@
 #ifndef USERNFSD_MEMTRIM_H
 #define USERNFSD_MEMTRIM_H
 
-/* Once a second, from the main loop. */
-void memtrim_tick(void);
+#include <stdint.h>
+
+/*
+ * Once a second, from the main loop, with the count of calls ever queued
+ * (workq_pushed): a count that did not move for a tick means idle.
+ */
+void memtrim_tick(uint64_t pushed);
 
 #endif

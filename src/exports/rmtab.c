@@ -11,14 +11,16 @@
 #include <string.h>
 
 #include "log.h"
-#include "rpc/mount_prot.h"
 #include "rmtab.h"
 
 #define MAX_MOUNT_ENTRIES 4096
 
+/* MOUNT's MNTPATHLEN (RFC 1813): a longer path is never mounted. */
+#define RMTAB_PATHLEN 1024
+
 struct mount_entry {
 	char host[64];
-	char path[MNTPATHLEN + 1];
+	char path[RMTAB_PATHLEN + 1];
 };
 
 static pthread_mutex_t mlock = PTHREAD_MUTEX_INITIALIZER;
@@ -68,7 +70,7 @@ add_mount_locked(const char *host, const char *path)
 void
 rmtab_init(const char *statedir)
 {
-	char line[MNTPATHLEN + 128];
+	char line[RMTAB_PATHLEN + 128];
 	FILE *f;
 
 	snprintf(rmtab_path, sizeof(rmtab_path), "%s/rmtab", statedir);
