@@ -541,6 +541,7 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed(err);
 	if (o->reply_memory_mib)
 		transport_set_reply_budget((size_t)o->reply_memory_mib << 20);
+	dispatch_set_hold(exports_acquire, exports_release);
 	dispatch_register(&nfs_program);
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);

@@ -11,7 +11,6 @@
 #include "creds.h"
 #include "dispatch.h"
 #include "drc.h"
-#include "exports/exports.h"
 #include "log.h"
 #include "stats.h"
 #include "readpipe.h"
@@ -47,6 +46,17 @@ struct worker {
 	int st_has_status;
 	uint32_t st_status;	/* the result's status, when st_has_status */
 };
+
+/* What every call holds while its procedure runs (dispatch_set_hold). */
+static struct export_table *(*hold_acquire)(void);
+static void (*hold_release)(struct export_table *);
+
+void
+dispatch_set_hold(struct export_table *(*acquire)(void), void (*release)(struct export_table *))
+{
+	hold_acquire = acquire;
+	hold_release = release;
+}
 
 static const struct rpc_program *programs[MAX_PROGRAMS];
 static unsigned nprograms;
@@ -547,9 +557,10 @@ run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *ca
 		STAT_INC(ST_REJ_GARBAGE_ARGS);
 		return reply_accepted(w, req, call->xid, GARBAGE_ARGS, NULL, NULL);
 	}
-	call->exports = exports_acquire();
+	call->exports = hold_acquire ? hold_acquire() : NULL;
 	proc->fn(call, &args, res);
-	exports_release(call->exports);
+	if (hold_release)
+		hold_release(call->exports);
 	call->exports = NULL;
 	if (!call->drop_reply)
 		len = reply_accepted(w, req, call->xid, SUCCESS, proc->xdr_res, res);

@@ -82,6 +82,12 @@ struct rpc_program {
 };
 
 void dispatch_register(const struct rpc_program *prog);
+/*
+ * What every call holds while its procedure runs, in call->exports: the
+ * export table in force, so that a reload cannot free it under the call.
+ * Set once at start-up (daemon.c), so that rpc knows no protocol's data.
+ */
+void dispatch_set_hold(struct export_table *(*acquire)(void), void (*release)(struct export_table *));
 /* The programs registered so far; returns how many. */
 size_t dispatch_programs(const struct rpc_program *const **out);
 struct worker *worker_new(void);

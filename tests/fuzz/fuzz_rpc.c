@@ -1890,6 +1890,7 @@ init_server(void)
 	icache_init(256);
 	snprintf(path, sizeof(path), "%s/state", scratch);
 	mountd_init(path);
+	dispatch_set_hold(exports_acquire, exports_release);
 	dispatch_register(&nfs_program);
 	dispatch_register(&mount_program);
 	dispatch_register(&nlm_program);
