@@ -387,7 +387,7 @@ static void
 start_control(const struct daemon_opts *o)
 {
 	char err[512];
-	const char *path = o->control_path ? o->control_path : DEFAULT_CONTROL_PATH;
+	const char *path = o->control_path ? o->control_path : CTL_DEFAULT_PATH;
 
 	if (strcmp(path, "none") == 0)
 		return;

@@ -8,7 +8,6 @@
 #define DEFAULT_MOUNT_PORT 20048
 #define DEFAULT_THREADS 16
 #define DEFAULT_GRACE 90	/* seconds, as knfsd's lockd */
-#define DEFAULT_CONTROL_PATH RUNSTATEDIR "/usernfsd.sock"
 
 struct export_table;
 
@@ -17,7 +16,7 @@ struct daemon_opts {
 	const char *bind_addr;
 	const char *pidfile;
 	const char *statedir;
-	const char *control_path;	/* NULL: DEFAULT_CONTROL_PATH; "none": no control socket */
+	const char *control_path;	/* NULL: CTL_DEFAULT_PATH; "none": no control socket */
 	const char *handle_key;		/* --handle-key FILE, or NULL: STATEDIR/handle-key */
 	const char *grace_dir;		/* --grace-dir DIR: the heads' shared grace record, or NULL */
 	const char *metrics_addr;	/* ADDR:PORT of the Prometheus listener, or NULL */

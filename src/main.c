@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctlsock.h"
 #include "daemon.h"
 #include "share.h"
 #include "rpc/transport.h"
@@ -46,7 +47,7 @@ usage(FILE *out)
 	    "  -V, --version          print the version and exit\n"
 	    "  -h, --help             print this help and exit\n",
 	    DEFAULT_NFS_PORT, DEFAULT_MOUNT_PORT, LOCALSTATEDIR, DEFAULT_THREADS, DEFAULT_GRACE,
-	    DEFAULT_CONTROL_PATH, REPLY_BUDGET_DEFAULT_MIB);
+	    CTL_DEFAULT_PATH, REPLY_BUDGET_DEFAULT_MIB);
 }
 
 /* A decimal number from min to max. */

@@ -18,6 +18,16 @@
 
 #define CTL_MAX_REQUEST 256
 
+/*
+ * Where the daemon listens and usernfsctl asks when neither is told
+ * (--socket): one definition, so the two always agree. RUNSTATEDIR comes
+ * from configure (/run unless --runstatedir says otherwise).
+ */
+#ifndef RUNSTATEDIR
+#define RUNSTATEDIR "/run"
+#endif
+#define CTL_DEFAULT_PATH RUNSTATEDIR "/usernfsd.sock"
+
 /* Re-reads the exports; writes each problem (file:line: ...) to errs; 0 or -1. */
 typedef int (*ctl_reload_fn)(void *arg, FILE *errs);
 

@@ -16,13 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef RUNSTATEDIR
-#define RUNSTATEDIR "/run"
-#endif
-#define DEFAULT_SOCKET RUNSTATEDIR "/usernfsd.sock"
+#include "ctlsock.h"
+
 #define MAX_REPLY (64u << 20)	/* far more than any reply; a runaway peer is cut off */
 
-static const char *sock_path = DEFAULT_SOCKET;
+static const char *sock_path = CTL_DEFAULT_PATH;
 
 static void
 usage(FILE *out)
@@ -41,7 +39,7 @@ usage(FILE *out)
 	    "  -i, --interval S    stats: print what changed every S seconds (like vmstat)\n"
 	    "  -c, --count N       with -i: stop after N intervals\n"
 	    "  -V, --version       print the version and exit\n"
-	    "  -h, --help          print this help and exit\n", DEFAULT_SOCKET);
+	    "  -h, --help          print this help and exit\n", CTL_DEFAULT_PATH);
 }
 
 /*
