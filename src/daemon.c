@@ -381,12 +381,15 @@ ctl_reload(void *arg, FILE *errs)
 
 /*
  * The control socket.  One the administrator named must work; the
- * default one is a convenience, and a daemon without it still serves.
+ * default one is a convenience: when it cannot be made (its directory
+ * cannot be created or written, another daemon holds it), one in the
+ * state directory, which exists, will do, and the log says where; a
+ * daemon with neither still serves.
  */
 static void
 start_control(const struct daemon_opts *o)
 {
-	char err[512];
+	char err[512], err2[512], alt[256];
 	const char *path = o->control_path ? o->control_path : CTL_DEFAULT_PATH;
 
 	if (strcmp(path, "none") == 0)
@@ -395,6 +398,11 @@ start_control(const struct daemon_opts *o)
 		return;
 	if (o->control_path)
 		startup_failed(err);
+	if ((size_t)snprintf(alt, sizeof(alt), "%s/usernfsd.sock", o->statedir) < sizeof(alt) &&
+	    ctlsock_start(alt, ctl_reload, (void *)o, err2, sizeof(err2)) == 0) {
+		log_warnx("%s; using %s instead (usernfsctl -s %s)", err, alt, alt);
+		return;
+	}
 	log_warnx("%s; usernfsctl will not reach this daemon", err);
 }
 

@@ -213,6 +213,39 @@ is_stale(const struct sockaddr_un *sa)
 	return stale;
 }
 
+/*
+ * Makes the socket's directory, and any parent, when it is missing: mode
+ * 0755 (a run-state directory others may look into; the socket itself is
+ * 0600). 0 when it is there or made, -1 (errno) when it cannot be made.
+ */
+static int
+make_socket_dir(const char *path)
+{
+	char dir[sizeof(sock_path)];
+	char *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if ((slash = strrchr(dir, '/')) == NULL || slash == dir)
+		return 0;	/* the current directory, or / */
+	*slash = '\0';
+	if (stat(dir, &st) == 0 || errno != ENOENT)
+		return 0;	/* bind says what is wrong with it */
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(dir, 0755) < 0)
+		return errno == EEXIST ? 0 : -1;
+	chmod(dir, 0755);	/* whatever the umask */
+	log_info("control socket: created the directory %s (mode 0755)", dir);
+	return 0;
+}
+
 int
 ctlsock_start(const char *path, ctl_reload_fn reload, void *arg, char *err, size_t errlen)
 {
@@ -227,6 +260,11 @@ ctlsock_start(const char *path, ctl_reload_fn reload, void *arg, char *err, size
 		return -1;
 	}
 	strcpy(sa.sun_path, path);
+	if (make_socket_dir(path) < 0) {
+		snprintf(err, errlen, "control socket %s: cannot make its directory: %s", path,
+		    strerror(errno));
+		return -1;
+	}
 	listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (listen_fd < 0) {
 		snprintf(err, errlen, "control socket: %s", strerror(errno));

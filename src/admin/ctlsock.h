@@ -31,7 +31,10 @@
 /* Re-reads the exports; writes each problem (file:line: ...) to errs; 0 or -1. */
 typedef int (*ctl_reload_fn)(void *arg, FILE *errs);
 
-/* Binds path (replacing a stale socket, never a live one) and starts the thread. */
+/*
+ * Binds path (replacing a stale socket, never a live one; making its
+ * directory, 0755, when missing) and starts the thread.
+ */
 int ctlsock_start(const char *path, ctl_reload_fn reload, void *arg, char *err, size_t errlen);
 /* Stops the thread and removes the socket. */
 void ctlsock_stop(void);
