@@ -33,7 +33,8 @@ usage(FILE *out)
 	    "                         system (16 bytes, mode 0600; default: STATE-DIR/handle-key)\n"
 	    "      --grace-dir DIR    shared grace record of several heads: while any head's\n"
 	    "                         grace period runs, no head grants new locks\n"
-	    "      --control PATH     control socket for usernfsctl (default %s; none: off)\n"
+	    "      --socket PATH      control socket for usernfsctl (default %s; none: off;\n"
+	    "                         --control PATH is the same)\n"
 	    "      --metrics ADDR:PORT  serve Prometheus metrics over HTTP there (default: off)\n"
 	    "      --reply-memory MIB  replies queued for all TCP clients together (default %d)\n"
 	    "  -c, --check-exports    parse the exports file, print the result, exit 0/1\n"
@@ -86,7 +87,8 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "no-nlm", no_argument, NULL, OPT_NO_NLM },
 		{ "nlm-port", required_argument, NULL, OPT_NLM_PORT },
 		{ "grace", required_argument, NULL, OPT_GRACE },
-		{ "control", required_argument, NULL, OPT_CONTROL },
+		{ "socket", required_argument, NULL, OPT_CONTROL },
+		{ "control", required_argument, NULL, OPT_CONTROL },	/* its first name */
 		{ "handle-key", required_argument, NULL, OPT_HANDLE_KEY },
 		{ "grace-dir", required_argument, NULL, OPT_GRACE_DIR },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
