@@ -115,6 +115,17 @@ ask(const char *request, char **body, size_t *bodylen)
 	return rc;
 }
 
+/* Why the daemon could not be asked; for a missing one, where else to look. */
+static void
+cannot_ask(void)
+{
+	int e = errno;
+
+	fprintf(stderr, "usernfsctl: %s: %s%s\n", sock_path, strerror(e),
+	    e == ENOENT || e == ECONNREFUSED ? " (is usernfsd running? one that could not use "
+	    "this path logs the one it took: -s PATH)" : "");
+}
+
 /* One request, its reply printed: the exit status. */
 static int
 simple(const char *request)
@@ -124,7 +135,7 @@ simple(const char *request)
 	int rc = ask(request, &body, &len);
 
 	if (rc < 0) {
-		fprintf(stderr, "usernfsctl: %s: %s\n", sock_path, strerror(errno));
+		cannot_ask();
 		return 1;
 	}
 	fwrite(body, 1, len, rc == 0 ? stdout : stderr);
@@ -276,7 +287,7 @@ stats_interval(unsigned secs, unsigned long count)
 
 		if (rc != 0) {
 			if (rc < 0)
-				fprintf(stderr, "usernfsctl: %s: %s\n", sock_path, strerror(errno));
+				cannot_ask();
 			else
 				fputs(body, stderr);
 			free(body);
