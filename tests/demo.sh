@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds usernfsd and runs it in the foreground serving a demo export on
-# test ports, printing how a client mounts it. Run as root on Debian 12:
+# test ports, printing how a client mounts it and looks at it. Run as root
+# on Debian 12:
 #   sudo sh tests/demo.sh
 # Stop it with Ctrl-C (it unregisters from rpcbind on the way out).
 set -eu
@@ -15,7 +16,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-sh "$top/tests/install-deps.sh" build
+# What it builds with, and the clients it prints: nfs-ls, showmount.
+sh "$top/tests/install-deps.sh" demo
 
 cd "$top"
 [ -x configure ] || autoreconf -fi
@@ -36,7 +38,8 @@ cat > "$DEMO/exports" <<EOT
 $DEMO/export 127.0.0.1(rw,insecure,no_root_squash) ::1(rw,insecure,no_root_squash) *(ro,insecure)
 EOT
 
-host=$(hostname -I 2>/dev/null | awk '{print $1}')
+# The first IPv4 address (an IPv6 one would need brackets in both forms).
+host=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m 1 -E '^[0-9]+(\.[0-9]+){3}$' || true)
 host=${host:-127.0.0.1}
 cat <<EOT
 
@@ -45,10 +48,14 @@ Mount it from a Linux client with:
 
   mount -t nfs -o vers=3,proto=tcp,port=$NFS_PORT,mountport=$MOUNT_PORT $host:$DEMO/export /mnt
 
-or look with libnfs:
+or look with libnfs and showmount:
 
   nfs-ls 'nfs://$host$DEMO/export?version=3&nfsport=$NFS_PORT&mountport=$MOUNT_PORT'
   showmount -e $host
+
+and at the server's statistics, from another shell on this machine:
+
+  $top/src/usernfsctl stats
 
 Press Ctrl-C to stop.
 EOT

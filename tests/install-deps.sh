@@ -1,9 +1,13 @@
 #!/bin/sh
-# Installs what building ("build") or also testing ("test") usernfsd needs,
-# from Debian 12's packages. Idempotent; quiet when everything is there.
+# Installs what building ("build"), the demo ("demo": tests/demo.sh) or
+# also testing ("test") usernfsd needs, from Debian 12's packages.
+# Idempotent; quiet when everything is there.
 set -eu
 
 build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto libsystemd-dev rpcbind"
+# The demo prints nfs-ls (libnfs-utils, small) and showmount (nfs-common,
+# which brings Kerberos libraries, python3 and rpc.statd: not for "build").
+demo="$build libnfs-utils nfs-common"
 # The kernel-client test boots Debian's kernel under QEMU; libnfs, rpcinfo
 # and showmount are the real clients the other tests use. The NFSv2-over-UDP
 # test rebuilds the kernel's NFS client from linux-source against the
@@ -19,8 +23,9 @@ test="$build debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-util
 
 case "${1:-build}" in
 build) want=$build ;;
+demo) want=$demo ;;
 test) want=$test ;;
-*) echo "usage: install-deps.sh build|test" >&2; exit 2 ;;
+*) echo "usage: install-deps.sh build|demo|test" >&2; exit 2 ;;
 esac
 
 export DEBIAN_FRONTEND=noninteractive
