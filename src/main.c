@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctlsock.h"
+#include "admin/ctlsock.h"
 #include "daemon.h"
 #include "share.h"
 #include "rpc/transport.h"
