@@ -1,4 +1,4 @@
-/* Credential squashing and per-thread identity switching. */
+/* Per-thread identity switching. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "creds.h"
-#include "exports/exports.h"
 
 void
 creds_init(struct creds_state *st)
@@ -18,30 +17,6 @@ creds_init(struct creds_state *st)
 	memset(st, 0, sizeof(*st));
 	/* setfsuid is per thread and leaves the euid alone: asked once per worker. */
 	st->root = geteuid() == 0;
-}
-
-void
-creds_squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (in->flavor != AUTH_SYS || (o->flags & EXP_ALL_SQUASH)) {
-		out->uid = o->anonuid;
-		out->gid = o->anongid;
-		return;
-	}
-	out->uid = in->uid;
-	out->gid = in->gid;
-	for (unsigned i = 0; i < in->ngids && i < RPC_MAX_GIDS; i++)
-		out->gids[out->ngids++] = in->gids[i];
-	if (o->flags & EXP_ROOT_SQUASH) {
-		if (out->uid == 0)
-			out->uid = o->anonuid;
-		if (out->gid == 0)
-			out->gid = o->anongid;
-		for (unsigned i = 0; i < out->ngids; i++)
-			if (out->gids[i] == 0)
-				out->gids[i] = o->anongid;
-	}
 }
 
 static int

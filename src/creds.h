@@ -1,6 +1,7 @@
 /*
- * Per-request identity. The client's credentials are squashed as the export
- * says, then installed as this worker thread's file-system identity
+ * Per-request identity. The client's credentials, squashed as the export
+ * says (by the gate, proto/access.c), are installed as this worker
+ * thread's file-system identity
  * (setfsuid/setfsgid/setgroups, as raw syscalls because glibc would apply
  * them to every thread), so the kernel's own permission checks apply.
  */
@@ -9,15 +10,14 @@
 
 #include <sys/types.h>
 
-#include "rpc/dispatch.h"
-
-struct export_opts;
+/* As many supplementary groups as AUTH_SYS carries (RFC 5531: 16). */
+#define CREDS_MAX_GIDS 16
 
 struct eff_cred {
 	uid_t uid;
 	gid_t gid;
 	unsigned ngids;
-	gid_t gids[RPC_MAX_GIDS];
+	gid_t gids[CREDS_MAX_GIDS];
 };
 
 struct creds_state {
@@ -27,7 +27,6 @@ struct creds_state {
 };
 
 void creds_init(struct creds_state *st);
-void creds_squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out);
 /* Makes the calling thread act as c for file-system access. 0 or -1. */
 int creds_apply(struct creds_state *st, const struct eff_cred *c);
 /* Back to the daemon's own identity (needed for open_by_handle_at). */

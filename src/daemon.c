@@ -461,7 +461,10 @@ start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
 static void
 start_locking(const struct daemon_opts *o, rlim_t nofile)
 {
-	struct lk_config c = { .send_granted = nlm_grant_sender() };
+	struct lk_config c = {
+		.send_granted = nlm_grant_sender(),
+		.monitor = nsm_monitor, .unmonitor = nsm_unmonitor, .prune = nsm_prune,
+	};
 	char err[512];
 	int previous;
 

@@ -68,7 +68,7 @@ const struct export *
 exports_find_id(const struct export_table *t, uint32_t id)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (t->exports[i].id == id)
+		if (t->exports[i].root.id == id)
 			return &t->exports[i];
 	return NULL;
 }

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "fs/fsroot.h"
+
 #define EXP_RO		0x0001
 #define EXP_ROOT_SQUASH	0x0002
 #define EXP_ALL_SQUASH	0x0004
@@ -69,16 +71,14 @@ struct export_client {
 struct export {
 	char *path;		/* canonical, no trailing slash */
 	/*
-	 * Appears in file handles, so it must be stable: fsid= when given,
-	 * else a hash of the path, which is never 0. Id 0 is only ever
-	 * fsid=0 / fsid=root, the NFSv4-style pseudo root (pseudo_root set).
+	 * What the fs layer resolves below.  root.id appears in file handles,
+	 * so it must be stable: fsid= when given, else a hash of the path,
+	 * which is never 0. Id 0 is only ever fsid=0 / fsid=root, the
+	 * NFSv4-style pseudo root (pseudo_root set).  root.path is path.
 	 */
-	uint32_t id;
-	int fsid_set;		/* id came from fsid= */
+	struct fs_root root;
+	int fsid_set;		/* root.id came from fsid= */
 	int pseudo_root;	/* fsid=0 or fsid=root */
-	int rootfd;		/* descriptor of the export root, or -1 */
-	dev_t dev;
-	ino_t ino;
 	struct export_client *clients;
 	size_t nclients;
 	char *file;		/* where it was defined, for messages */

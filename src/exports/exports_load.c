@@ -133,10 +133,10 @@ exports_open_roots(struct parser *p, struct export_table *t)
 		struct stat st;
 
 		/* Readable, not O_PATH: open_by_handle_at refuses an O_PATH mount fd. */
-		e->rootfd = open(e->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (e->rootfd < 0 && errno == EACCES)
-			e->rootfd = open(e->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (e->rootfd < 0 || fstat(e->rootfd, &st) < 0) {
+		e->root.rootfd = open(e->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (e->root.rootfd < 0 && errno == EACCES)
+			e->root.rootfd = open(e->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (e->root.rootfd < 0 || fstat(e->root.rootfd, &st) < 0) {
 			if (e->line == 0)
 				parser_report(p, "%s: cannot open export %s: %s", e->file, e->path,
 				    strerror(errno));
@@ -145,8 +145,8 @@ exports_open_roots(struct parser *p, struct export_table *t)
 				    e->path, strerror(errno));
 			continue;
 		}
-		e->dev = st.st_dev;
-		e->ino = st.st_ino;
+		e->root.dev = st.st_dev;
+		e->root.ino = st.st_ino;
 	}
 }
 

@@ -352,8 +352,8 @@ free_export(struct export *e)
 	free(e->clients);
 	free(e->path);
 	free(e->file);
-	if (e->rootfd >= 0)
-		close(e->rootfd);
+	if (e->root.rootfd >= 0)
+		close(e->root.rootfd);
 }
 
 static int
@@ -422,11 +422,11 @@ resolve_export_id(struct parser *p, struct export *e)
 		}
 	}
 	if (first) {
-		e->id = first->opts.fsid;
+		e->root.id = first->opts.fsid;
 		e->fsid_set = 1;
-		e->pseudo_root = e->id == 0;
+		e->pseudo_root = e->root.id == 0;
 	} else {
-		e->id = hash_id(e->path, strlen(e->path));
+		e->root.id = hash_id(e->path, strlen(e->path));
 	}
 	return 0;
 }
@@ -456,8 +456,8 @@ check_unique(struct parser *p, const struct export *e, const struct export_table
 			parser_err(p, "%s is already exported at %s", e->path, where(p, o, at, sizeof(at)));
 			return -1;
 		}
-		if (o->id == e->id) {
-			parser_err(p, "export id %u of %s is already used by %s at %s%s", (unsigned)e->id,
+		if (o->root.id == e->root.id) {
+			parser_err(p, "export id %u of %s is already used by %s at %s%s", (unsigned)e->root.id,
 			    e->path, o->path, where(p, o, at, sizeof(at)),
 			    e->fsid_set ? "" : " (set fsid= on one of them)");
 			return -1;
@@ -500,13 +500,14 @@ parse_clients(struct parser *p, char **toks, int ntoks, struct export *e,
 static void
 parse_line(struct parser *p, char **toks, int ntoks, struct export_table *t)
 {
-	struct export e = { .rootfd = -1, .line = p->line };
+	struct export e = { .root.rootfd = -1, .line = p->line };
 	struct export_opts defaults = default_opts();
 	int i = 1;
 
 	if (check_path(p, "export path", toks[0]) < 0)
 		return;
 	e.path = strip_slashes(toks[0]);
+	e.root.path = e.path;
 	e.file = xstrdup(p->name);
 	if (i < ntoks && toks[i][0] == '-') {
 		if (apply_options(p, toks[i] + 1, &defaults) < 0)
@@ -623,12 +624,13 @@ exports_add(struct export_table *t, const char *what, const char *path,
     exports_err_fn err, void *arg)
 {
 	struct parser p = { .name = what, .err = err, .arg = arg };
-	struct export e = { .rootfd = -1 };
+	struct export e = { .root.rootfd = -1 };
 	struct export_opts o = default_opts();
 
 	if (check_path(&p, "export path", path) < 0 || apply_options(&p, opts, &o) < 0)
 		goto fail;
 	e.path = strip_slashes(path);
+	e.root.path = e.path;
 	e.file = xstrdup(what);
 	if (nclients == 0) {
 		parser_err(&p, "no clients for %s", e.path);
@@ -687,8 +689,8 @@ exports_free(struct export_table *t)
 	/* Submounts borrow their parent's clients: only their own parts go. */
 	for (size_t i = 0; i < t->nsubs; i++) {
 		free(t->subs[i]->path);
-		if (t->subs[i]->rootfd >= 0)
-			close(t->subs[i]->rootfd);
+		if (t->subs[i]->root.rootfd >= 0)
+			close(t->subs[i]->root.rootfd);
 		free(t->subs[i]);
 	}
 	free(t->subs);

@@ -36,7 +36,7 @@ print_opts(FILE *out, const struct export *e, const struct export_opts *o)
 	    o->flags & EXP_SECURE ? "secure" : "insecure",
 	    o->flags & EXP_ROOT_SQUASH ? "root_squash" : "no_root_squash",
 	    o->flags & EXP_ALL_SQUASH ? "all_squash" : "no_all_squash",
-	    (unsigned)o->anonuid, (unsigned)o->anongid, (unsigned)e->id);
+	    (unsigned)o->anonuid, (unsigned)o->anongid, (unsigned)e->root.id);
 	if (o->flags & EXP_CROSSMNT)
 		fputs(",crossmnt", out);
 	if (o->flags & EXP_NOHIDE)

@@ -80,19 +80,20 @@ new_submount(const struct export *parent, const char *mnt, dev_t dev, ino_t ino)
 		free(e);
 		return NULL;
 	}
+	e->root.path = e->path;
 	/* Opened by path once, then checked to be the very root we were shown. */
-	e->rootfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (e->rootfd < 0 || fstat(e->rootfd, &st) < 0 || st.st_dev != dev ||
+	e->root.rootfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (e->root.rootfd < 0 || fstat(e->root.rootfd, &st) < 0 || st.st_dev != dev ||
 	    (ino && st.st_ino != ino)) {
-		if (e->rootfd >= 0)
-			close(e->rootfd);
+		if (e->root.rootfd >= 0)
+			close(e->root.rootfd);
 		free(e->path);
 		free(e);
 		return NULL;
 	}
-	e->id = exports_path_id(mnt);
-	e->dev = st.st_dev;
-	e->ino = st.st_ino;
+	e->root.id = exports_path_id(mnt);
+	e->root.dev = st.st_dev;
+	e->root.ino = st.st_ino;
 	e->clients = parent->clients;
 	e->nclients = parent->nclients;
 	e->file = parent->file;
@@ -107,7 +108,7 @@ find_sub_locked(struct export_table *t, uint32_t id, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < t->nsubs; i++) {
 		const struct export *e = t->subs[i];
-		if (id ? e->id == id : (e->dev == dev && e->ino == ino))
+		if (id ? e->root.id == id : (e->root.dev == dev && e->root.ino == ino))
 			return e;
 	}
 	return NULL;
@@ -120,7 +121,7 @@ add_sub(struct export_table *t, struct export *e)
 	struct export **n;
 
 	pthread_mutex_lock(&t->sublock);
-	have = find_sub_locked(t, e->id, 0, 0);
+	have = find_sub_locked(t, e->root.id, 0, 0);
 	if (have == NULL && (n = realloc(t->subs, (t->nsubs + 1) * sizeof(*n))) != NULL) {
 		t->subs = n;
 		t->subs[t->nsubs++] = e;
@@ -129,7 +130,7 @@ add_sub(struct export_table *t, struct export *e)
 	}
 	pthread_mutex_unlock(&t->sublock);
 	if (e) {
-		close(e->rootfd);
+		close(e->root.rootfd);
 		free(e->path);
 		free(e);
 	}
@@ -177,7 +178,7 @@ submount_enter(struct export_table *t, const struct export *parent,
 		const struct export *x = &t->exports[i];
 		const struct export_client *c;
 
-		if (x->dev == dev && x->ino == ino && (c = export_match(x, peer)) != NULL &&
+		if (x->root.dev == dev && x->root.ino == ino && (c = export_match(x, peer)) != NULL &&
 		    (c->opts.flags & EXP_NOHIDE))
 			return x;
 	}

@@ -21,7 +21,7 @@
 
 #include "beneath.h"
 #include "creds.h"
-#include "exports/exports.h"
+#include "fsroot.h"
 #include "fh_build.h"
 #include "log.h"
 #include "stats.h"
@@ -32,7 +32,7 @@
 static int handles_need_search;
 
 static int
-open_by_kernel_handle(const struct export *exp, const struct fh *fh)
+open_by_kernel_handle(const struct fs_root *root, const struct fh *fh)
 {
 	struct {
 		struct file_handle h;
@@ -44,7 +44,7 @@ open_by_kernel_handle(const struct export *exp, const struct fh *fh)
 	kh.h.handle_type = fh->kfh_type;
 	memcpy(kh.h.f_handle, fh->kfh, fh->kfh_len);
 	/* Needs CAP_DAC_READ_SEARCH: the caller is back to the daemon's identity. */
-	fd = open_by_handle_at(exp->rootfd, &kh.h, O_PATH | O_CLOEXEC);
+	fd = open_by_handle_at(root->rootfd, &kh.h, O_PATH | O_CLOEXEC);
 	if (fd < 0 && (errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS))
 		handles_need_search = 1;
 	return fd;
@@ -124,15 +124,15 @@ openat_beneath(int dirfd, const char *path, int flags)
 
 /* Does the object 'name' under dirfd carry exactly this handle? */
 static int
-candidate_matches(const struct export *exp, int dirfd, const char *name, const struct fh *fh)
+candidate_matches(const struct fs_root *root, int dirfd, const char *name, const struct fh *fh)
 {
 	struct statx stx;
 	struct fh cand;
 
-	if (statx_at(dirfd, name, &stx) < 0 || statx_dev(&stx) != exp->dev ||
+	if (statx_at(dirfd, name, &stx) < 0 || statx_dev(&stx) != root->dev ||
 	    (fh->ino && stx.stx_ino != fh->ino))
 		return 0;
-	fh_from_statx(exp, dirfd, name, &stx, &cand);
+	fh_from_statx(root, dirfd, name, &stx, &cand);
 	return fh_matches(fh, &cand);
 }
 
@@ -164,7 +164,7 @@ pathq_push(struct pathq *q, char *p)
  * Slow, but only taken on a cache miss, and correct after any rename.
  */
 static int
-search_export(const struct export *exp, const struct fh *fh)
+search_export(const struct fs_root *root, const struct fh *fh)
 {
 	struct pathq q = { 0 };
 	unsigned visited = 0;
@@ -172,8 +172,8 @@ search_export(const struct export *exp, const struct fh *fh)
 	char *rel;
 
 	/* The root itself: a v2 handle may name it by kernel handle alone. */
-	if (candidate_matches(exp, exp->rootfd, "", fh))
-		return openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
+	if (candidate_matches(root, root->rootfd, "", fh))
+		return openat(root->rootfd, ".", O_PATH | O_CLOEXEC);
 	if (pathq_push(&q, strdup(".")) < 0)
 		return -1;
 	while (found < 0 && q.head < q.len && visited < SEARCH_MAX_ENTRIES) {
@@ -182,7 +182,7 @@ search_export(const struct export *exp, const struct fh *fh)
 		struct dirent *de;
 
 		rel = q.v[q.head++];
-		dfd = openat_beneath(exp->rootfd, rel, O_RDONLY | O_DIRECTORY);
+		dfd = openat_beneath(root->rootfd, rel, O_RDONLY | O_DIRECTORY);
 		d = dfd >= 0 ? fdopendir(dfd) : NULL;
 		if (d == NULL) {
 			if (dfd >= 0)
@@ -195,7 +195,7 @@ search_export(const struct export *exp, const struct fh *fh)
 				continue;
 			/* A handle without an inode number (v2) costs a look at every entry. */
 			if ((fh->ino == 0 || de->d_ino == fh->ino) &&
-			    candidate_matches(exp, dirfd(d), de->d_name, fh)) {
+			    candidate_matches(root, dirfd(d), de->d_name, fh)) {
 				found = openat(dirfd(d), de->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 				break;
 			}
@@ -217,7 +217,7 @@ search_export(const struct export *exp, const struct fh *fh)
 }
 
 int
-beneath_resolve_handle(const struct export *exp, const struct fh *fh, struct creds_state *cs,
+beneath_resolve_handle(const struct fs_root *root, const struct fh *fh, struct creds_state *cs,
     struct fh *have)
 {
 	struct statx stx;
@@ -231,10 +231,10 @@ beneath_resolve_handle(const struct export *exp, const struct fh *fh, struct cre
 	 */
 	if (creds_root(cs) < 0)
 		return -1;
-	if (fh->ino != 0 && fh->ino == (uint64_t)exp->ino) {
-		fd = openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
+	if (fh->ino != 0 && fh->ino == (uint64_t)root->ino) {
+		fd = openat(root->rootfd, ".", O_PATH | O_CLOEXEC);
 	} else if (fh->kfh_len && !handles_need_search) {
-		fd = open_by_kernel_handle(exp, fh);
+		fd = open_by_kernel_handle(root, fh);
 		/* EBADF: this export's root could only be opened O_PATH; search it. */
 		if (fd < 0 && !handles_need_search && errno != EBADF) {
 			STAT_INC(ST_IC_MISS_FAILED);
@@ -244,18 +244,18 @@ beneath_resolve_handle(const struct export *exp, const struct fh *fh, struct cre
 	if (fd >= 0) {
 		STAT_INC(ST_IC_MISS_HANDLE);
 	} else {
-		fd = search_export(exp, fh);
+		fd = search_export(root, fh);
 		STAT_INC(fd >= 0 ? ST_IC_MISS_SEARCH : ST_IC_MISS_FAILED);
 	}
 	if (fd < 0)
 		return -1;
 	/* Same file system, same inode, same generation: or it is not our object. */
-	if (statx_at(fd, "", &stx) < 0 || statx_dev(&stx) != exp->dev) {
+	if (statx_at(fd, "", &stx) < 0 || statx_dev(&stx) != root->dev) {
 		close(fd);
 		errno = ESTALE;
 		return -1;
 	}
-	fh_from_statx(exp, fd, "", &stx, have);
+	fh_from_statx(root, fd, "", &stx, have);
 	if (!fh_matches(fh, have)) {
 		close(fd);
 		errno = ESTALE;

@@ -7,7 +7,7 @@
 
 #include "fh.h"
 
-struct export;
+struct fs_root;
 struct creds_state;
 
 /* openat2 confined beneath dirfd: no symlinks, no mount crossing, no escape. */
@@ -19,7 +19,7 @@ int openat_beneath_walk(int dirfd, const char *path, int flags);
  * descriptor, with its full handle in *have; -1 with errno (ESTALE when it
  * is gone or is not the object the handle was made for).
  */
-int beneath_resolve_handle(const struct export *exp, const struct fh *fh, struct creds_state *cs,
+int beneath_resolve_handle(const struct fs_root *root, const struct fh *fh, struct creds_state *cs,
     struct fh *have);
 
 #endif

@@ -13,9 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rpc/dispatch.h"
 #include "durable.h"
-#include "exports/exports.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
@@ -28,7 +26,7 @@ static uint64_t change_seq;
 int
 durable_wanted(const struct fs_ctx *ctx)
 {
-	return !(ctx->client->opts.flags & EXP_ASYNC);
+	return !(ctx->flags & FS_CTX_ASYNC);
 }
 
 /*
@@ -39,14 +37,14 @@ durable_wanted(const struct fs_ctx *ctx)
 static int
 sync_export_fs(struct fs_ctx *ctx)
 {
-	int fd = ctx->exp->rootfd, err = 0;
+	int fd = ctx->root->rootfd, err = 0;
 
 	if (syncfs(fd) == 0)
 		return 0;
 	if (errno != EBADF)
 		return errno;
 	/* An export root we could only open O_PATH: reopen it readable. */
-	if ((fd = creds_reopen_as_daemon(call_creds(ctx->call), ctx->exp->rootfd,
+	if ((fd = creds_reopen_as_daemon(ctx->creds, ctx->root->rootfd,
 	    O_RDONLY | O_DIRECTORY)) < 0)
 		return errno;
 	if (syncfs(fd) < 0)
@@ -58,7 +56,7 @@ sync_export_fs(struct fs_ctx *ctx)
 static int
 sync_object(struct fs_ctx *ctx, struct inode_ent *e)
 {
-	int fd = icache_fsync_fd(e, call_creds(ctx->call)), err;
+	int fd = icache_fsync_fd(e, ctx->creds), err;
 
 	/*
 	 * No descriptor of its own (a symlink or device), or none we may open
@@ -107,7 +105,7 @@ durable_sync(struct fs_ctx *ctx, struct inode_ent *e)
 	if (err) {
 		e->failed_upto = start;
 		e->failed_err = err;
-		log_warnx("export %s: sync of inode %llu failed: %s", ctx->exp->path,
+		log_warnx("export %s: sync of inode %llu failed: %s", ctx->root->path,
 		    (unsigned long long)e->fh.ino, strerror(err));
 	} else {
 		e->synced_upto = start;

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "exports/exports.h"
+#include "fsroot.h"
 #include "fh_build.h"
 #include "icache_impl.h"
 
@@ -59,11 +59,11 @@ kernel_handle(int dirfd, const char *name, struct fh *out)
 }
 
 void
-fh_from_statx(const struct export *exp, int dirfd, const char *name, const struct statx *stx,
+fh_from_statx(const struct fs_root *root, int dirfd, const char *name, const struct statx *stx,
     struct fh *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->export_id = exp->id;
+	out->export_id = root->id;
 	out->ino = stx->stx_ino;
 	if (stx->stx_mask & STATX_BTIME)
 		out->gen = gen_from_statx_btime(stx->stx_btime.tv_sec, stx->stx_btime.tv_nsec);
@@ -94,7 +94,7 @@ stat_from_statx(const struct statx *stx, struct stat *st)
 }
 
 int
-fh_stat_for_name(const struct export *exp, int dirfd, const char *name, struct stat *st,
+fh_stat_for_name(const struct fs_root *root, int dirfd, const char *name, struct stat *st,
     struct fh *out)
 {
 	struct statx stx;
@@ -102,9 +102,9 @@ fh_stat_for_name(const struct export *exp, int dirfd, const char *name, struct s
 	if (statx_at(dirfd, name, &stx) < 0)
 		return errno;
 	stat_from_statx(&stx, st);
-	if (st->st_dev != exp->dev)
+	if (st->st_dev != root->dev)
 		return EXDEV;
-	fh_from_statx(exp, dirfd, name, &stx, out);
+	fh_from_statx(root, dirfd, name, &stx, out);
 	return 0;
 }
 /*
@@ -116,13 +116,13 @@ fh_stat_for_name(const struct export *exp, int dirfd, const char *name, struct s
  * good).  ENOENT: not cached, look it up by name.
  */
 static int
-fh_stat_for_ino(const struct export *exp, uint64_t ino, struct stat *st, struct fh *out)
+fh_stat_for_ino(const struct fs_root *root, uint64_t ino, struct stat *st, struct fh *out)
 {
 	struct statx stx;
-	int fd = icache_cached_ino(exp->id, ino, out);
+	int fd = icache_cached_ino(root->id, ino, out);
 
 	if (fd < 0 || statx_at(fd, "", &stx) < 0 || stx.stx_ino != ino ||
-	    statx_dev(&stx) != exp->dev)
+	    statx_dev(&stx) != root->dev)
 		return ENOENT;
 	if ((stx.stx_mask & STATX_BTIME) &&
 	    gen_from_statx_btime(stx.stx_btime.tv_sec, stx.stx_btime.tv_nsec) != out->gen)
@@ -132,12 +132,12 @@ fh_stat_for_ino(const struct export *exp, uint64_t ino, struct stat *st, struct 
 }
 
 int
-fh_stat_for_dirent(const struct export *exp, int dirfd, const char *name, uint64_t ino,
+fh_stat_for_dirent(const struct fs_root *root, int dirfd, const char *name, uint64_t ino,
     struct stat *st, struct fh *out)
 {
-	if (ino != 0 && fh_stat_for_ino(exp, ino, st, out) == 0)
+	if (ino != 0 && fh_stat_for_ino(root, ino, st, out) == 0)
 		return 0;
-	return fh_stat_for_name(exp, dirfd, name, st, out);
+	return fh_stat_for_name(root, dirfd, name, st, out);
 }
 /* Does the object whose full handle is 'have' answer to the handle 'want'? */
 int

@@ -17,25 +17,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rpc/dispatch.h"
 #include "beneath.h"
-#include "exports/exports.h"
 #include "fh_build.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
-#include "exports/rmtab.h"
 #include "stats.h"
-#include "exports/submounts.h"
-#include "rpc/transport.h"
 
 #define MAX_WALK_UP 4096
-#define MNTPATHLEN_MAX 4096
 
 int
 fs_readonly(const struct fs_ctx *ctx)
 {
-	return (ctx->client->opts.flags & EXP_RO) != 0;
+	return (ctx->flags & FS_CTX_RO) != 0;
 }
 
 /* ---- what a protocol may know of a resolved object ---- */
@@ -56,7 +50,7 @@ uint32_t
 fs_fsid(const struct fs_ctx *ctx)
 {
 	/* The export id, not st_dev: it must not change across reboots. */
-	return ctx->exp->id;
+	return ctx->root->id;
 }
 
 int
@@ -120,7 +114,7 @@ check_name(const char *name)
 static int
 is_export_root(const struct fs_ctx *ctx, const struct inode_ent *e)
 {
-	return e->fh.ino == (uint64_t)ctx->exp->ino;
+	return e->fh.ino == (uint64_t)ctx->root->ino;
 }
 
 /* Walks up from dirfd: is it still below the export root? */
@@ -135,7 +129,7 @@ within_export(const struct fs_ctx *ctx, int dirfd)
 
 		if (fstat(fd, &st) < 0)
 			break;
-		if (st.st_dev == ctx->exp->dev && st.st_ino == ctx->exp->ino) {
+		if (st.st_dev == ctx->root->dev && st.st_ino == ctx->root->ino) {
 			inside = 1;
 			break;
 		}
@@ -156,40 +150,40 @@ within_export(const struct fs_ctx *ctx, int dirfd)
 
 /*
  * LOOKUP reached the root of another file system: enter it as the export
- * that serves it (crossmnt, nohide), or refuse.
+ * the gate says serves it (crossmnt, nohide), or refuse.
  */
 static int
 lookup_across(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct inode_ent **e)
 {
-	const struct sockaddr *peer = (const struct sockaddr *)&dir->call->req->peer;
-	const struct export *sub;
 	struct stat st;
 	int err;
 
+	if (dir->cross == NULL)
+		return EACCES;
 	if (fstatat(dir->ent->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno;
-	sub = submount_enter(dir->call->exports, dir->exp, dir->client, peer, st.st_dev, st.st_ino);
-	if (sub == NULL)
-		return EACCES;	/* not crossable: user space cannot show the covered dir */
-	if ((err = fs_export_access(dir->call, sub, &child->client)) != 0)
+	if ((err = dir->cross->down(dir, st.st_dev, st.st_ino, child)) != 0)
 		return err;
-	child->exp = sub;
-	creds_squash(&dir->call->cred, &child->client->opts, &child->cred);
-	return icache_enter(sub, dir->ent->fd, name, e, NULL);
+	return icache_enter(child->root, dir->ent->fd, name, e, NULL);
 }
 
-/* ".." at the root of a crossed submount leads back into its parent export. */
+/*
+ * ".." at the root: the root itself, or, at the root of a crossed
+ * submount, the directory it is mounted on in the export it was entered from.
+ */
 static int
-lookup_up_from_submount(struct fs_ctx *dir, struct fs_ctx *child, struct inode_ent **e)
+lookup_up_from_root(struct fs_ctx *dir, struct fs_ctx *child, struct inode_ent **e)
 {
-	const struct export *up = dir->exp->parent;
-	int err;
+	int err = dir->cross ? dir->cross->up(dir, child) : ENOENT;
 
-	if ((err = fs_export_access(dir->call, up, &child->client)) != 0)
+	if (err == ENOENT) {
+		icache_ref(dir->ent);
+		*e = dir->ent;
+		return 0;
+	}
+	if (err)
 		return err;
-	child->exp = up;
-	creds_squash(&dir->call->cred, &child->client->opts, &child->cred);
-	return icache_enter(up, dir->ent->fd, "..", e, NULL);
+	return icache_enter(child->root, dir->ent->fd, "..", e, NULL);
 }
 
 int
@@ -204,15 +198,15 @@ fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct sta
 		return ENOTDIR;
 	if ((err = check_name(name)) != 0)
 		return err;
-	if (dotdot && is_export_root(dir, dir->ent) && dir->exp->parent) {
-		if ((err = lookup_up_from_submount(dir, child, &e)) != 0)
+	if (dotdot && is_export_root(dir, dir->ent)) {
+		/* Never above the export root. */
+		if ((err = lookup_up_from_root(dir, child, &e)) != 0)
 			return err;
-	} else if (strcmp(name, ".") == 0 || (dotdot && is_export_root(dir, dir->ent))) {
-		/* ".." at the export root is the root itself: never above it. */
+	} else if (strcmp(name, ".") == 0) {
 		icache_ref(dir->ent);
 		e = dir->ent;
 	} else {
-		err = icache_enter(dir->exp, dir->ent->fd, name, &e, st);
+		err = icache_enter(dir->root, dir->ent->fd, name, &e, st);
 		have_st = err == 0;
 		if (err == EXDEV && !dotdot)
 			err = lookup_across(dir, name, child, &e);
@@ -243,7 +237,7 @@ fs_dirent_info(struct fs_ctx *dir, const char *name, uint64_t ino, struct stat *
 	}
 	if (strcmp(name, "..") == 0)
 		return EACCES;	/* let the client LOOKUP it: that path checks the boundary */
-	return fh_stat_for_dirent(dir->exp, dir->ent->fd, name, ino, st, fh);
+	return fh_stat_for_dirent(dir->root, dir->ent->fd, name, ino, st, fh);
 }
 
 int
@@ -272,15 +266,14 @@ fs_may(struct fs_ctx *ctx, int mode)
 }
 
 /*
- * READ without a copy (see readpipe.c): the file's pages go into the
- * call's pipe, and the reply's data is what is in it.  Returns 0 or an
+ * READ without a copy (see rpc/readpipe.c): the file's pages go into the
+ * reply's pipe, and the reply's data is what is in it.  Returns 0 or an
  * errno with *got set, or -1 when the data must be read into the buffer
  * (no pipe for this reply, or a file system that cannot splice).
  */
 static int
-read_spliced(struct fs_ctx *ctx, int fd, uint64_t off, size_t count, size_t *got)
+read_spliced(int fd, int pipe, uint64_t off, size_t count, size_t *got)
 {
-	int pipe = call_read_pipe(ctx->call, count);
 	loff_t at = (loff_t)off;
 
 	if (pipe < 0)
@@ -297,14 +290,14 @@ read_spliced(struct fs_ctx *ctx, int fd, uint64_t off, size_t count, size_t *got
 			break;		/* EOF, or the pipe is full: a short read is an answer */
 		*got += (size_t)r;
 	}
-	call_read_spliced(ctx->call, *got);
 	return 0;
 }
 
 int
-fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof,
-    struct stat *st)
+fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, struct fs_readbuf *rb, size_t *n,
+    int *eof, struct stat *st)
 {
+	char *buf = rb->buf;
 	size_t got = 0;
 	int fd, err;
 
@@ -317,18 +310,20 @@ fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, in
 	/* The owner may read what it wrote even after a chmod, as with knfsd. */
 	if (st->st_uid != ctx->cred.uid && !fs_may(ctx, R_OK))
 		return EACCES;
-	if ((fd = icache_read_fd(ctx->ent, call_creds(ctx->call))) < 0)
+	if ((fd = icache_read_fd(ctx->ent, ctx->creds)) < 0)
 		return errno;
 	if (off > (uint64_t)INT64_MAX)
 		return EINVAL;
-	if ((err = read_spliced(ctx, fd, off, count, &got)) >= 0) {
+	rb->spliced = 0;
+	if ((err = read_spliced(fd, rb->pipe, off, count, &got)) >= 0) {
+		rb->spliced = 1;
 		STAT_ADD(ST_READ_BYTES, got);
 		*n = got;
 		*eof = off + got >= (uint64_t)st->st_size;
 		return err;
 	}
 	while (got < count) {
-		ssize_t r = pread(fd, (char *)buf + got, count - got, (off_t)(off + got));
+		ssize_t r = pread(fd, buf + got, count - got, (off_t)(off + got));
 
 		if (r < 0) {
 			if (errno == EINTR)
@@ -561,7 +556,7 @@ fs_readdir(struct fs_ctx *dir, uint64_t cookie, fs_dirent_fn fn, void *arg, int 
 		de.ino = d->d_ino;
 		de.cookie = (uint64_t)d->d_off;
 		if (root && strcmp(d->d_name, "..") == 0)
-			de.ino = dir->exp->ino;	/* nothing above the export shows */
+			de.ino = dir->root->ino;	/* nothing above the export shows */
 		if (fn(arg, &de) != 0)
 			break;
 		c->pos += d->d_reclen;
@@ -571,143 +566,29 @@ fs_readdir(struct fs_ctx *dir, uint64_t cookie, fs_dirent_fn fn, void *arg, int 
 	return 0;
 }
 
-/* ---- MOUNT ---- */
-
-/*
- * A path below a crossmnt export that lies in a file system mounted below
- * it: the deepest mount point on the path is the export to resolve from.
- */
-static const struct export *
-mount_path_submount(struct rpc_call *call, const struct export *exp, const char *path,
-    const char **rest)
-{
-	char prefix[MNTPATHLEN_MAX];
-	size_t len = strlen(path), top = strlen(exp->path);
-
-	if (len >= sizeof(prefix))
-		return NULL;
-	memcpy(prefix, path, len + 1);
-	while (len > top) {
-		const struct export *sub;
-
-		prefix[len] = '\0';
-		sub = submount_find_id(call->exports, exports_path_id(prefix));
-		if (sub && strcmp(sub->path, prefix) == 0) {
-			*rest = path + len;
-			while (**rest == '/')
-				(*rest)++;
-			return sub;
-		}
-		while (len > top && prefix[len - 1] != '/')
-			len--;
-		while (len > top && prefix[len - 1] == '/')
-			len--;
-	}
-	return NULL;
-}
-
-static int
-open_below(const struct export *exp, const char *rest)
-{
-	if (*rest == '\0')
-		return openat(exp->rootfd, ".", O_PATH | O_CLOEXEC);
-	return openat_beneath(exp->rootfd, rest, O_PATH | O_DIRECTORY);
-}
+/* ---- MOUNT's paths ---- */
 
 int
-fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
+fs_root_lookup_path(const struct fs_root *root, const char *rest, struct fh *fh)
 {
-	const struct export *exp;
-	const struct export_client *client;
-	const char *rest;
 	struct stat st;
 	int fd, err;
 
-	if (path[0] != '/')
-		return ENOENT;
-	exp = exports_find_path(call->exports, path, &rest);
-	if (exp == NULL)
-		return EACCES;
-	if ((err = fs_export_access(call, exp, &client)) != 0)
-		return err;
-	/* mountd looks as itself: the client's uid has no say in which export it mounts. */
-	if (creds_root(call_creds(call)) < 0)
-		return EPERM;
-	fd = open_below(exp, rest);
-	if (fd < 0 && errno == EXDEV && (client->opts.flags & EXP_CROSSMNT)) {
-		const struct export *sub = mount_path_submount(call, exp, path, &rest);
-
-		if (sub && (err = fs_export_access(call, sub, &client)) != 0)
-			return err;
-		if (sub) {
-			exp = sub;
-			fd = open_below(exp, rest);
-		}
-	}
+	if (*rest == '\0')
+		fd = openat(root->rootfd, ".", O_PATH | O_CLOEXEC);
+	else
+		fd = openat_beneath(root->rootfd, rest, O_PATH | O_DIRECTORY);
 	if (fd < 0)
-		return errno == ELOOP || errno == EXDEV ? EACCES : errno;
-	if ((err = fh_stat_for_name(exp, fd, "", &st, fh)) != 0) {
-		close(fd);
-		return err;
-	}
+		return errno == ELOOP ? EACCES : errno;
+	err = fh_stat_for_name(root, fd, "", &st, fh);
 	close(fd);
-	return 0;
+	return err;
 }
 
 void
-fs_umount(struct rpc_call *call, const char *host, const char *path)
+fs_root_pathconf(const struct fs_root *root, struct fs_pathconf *pc)
 {
-	/*
-	 * rmtab is the daemon's file: written with whatever identity this
-	 * worker's previous call left behind (a squashed client's), replacing
-	 * it failed with EACCES and the file kept mounts DUMP had forgotten.
-	 */
-	if (creds_root(call_creds(call)) < 0) {
-		log_warn("umount: cannot return to the daemon's identity");
-		return;
-	}
-	rmtab_remove(host, path);
-}
-
-int
-fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN])
-{
-	struct fh fh;
-	int err = fs_mount_fh(call, path, &fh);
-
-	if (err)
-		return err;
-	return fh_encode_v2(&fh, fhbuf) == FH2_LEN ? 0 : ENOFH2;
-}
-
-int
-fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *pc)
-{
-	const struct export *exp;
-	const char *rest;
-	struct fh fh;
-	int err = fs_mount_fh(call, path, &fh);
-
-	if (err)
-		return err;
-	exp = exports_find_path(call->exports, path, &rest);
-	if (exp == NULL)
-		return ENOENT;
-	/* Mount points are not crossed, so the export root's file system is the path's. */
-	pathconf_of(exp->rootfd, pc);
-	return 0;
-}
-
-int
-fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
-{
-	struct fh fh;
-	int err = fs_mount_fh(call, path, &fh);
-
-	if (err)
-		return err;
-	*fhlen = fh_encode(&fh, fhbuf, *fhlen);
-	return *fhlen ? 0 : EINVAL;
+	pathconf_of(root->rootfd, pc);
 }
 
 void

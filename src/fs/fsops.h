@@ -1,12 +1,14 @@
 /*
- * File-system operations shared by every protocol version: handle
- * resolution, export access checks, credentials, and the work itself.
- * The protocol rooms (nfs3.c, nfs2.c, mountd.c, nlm.c) only decode, call
- * these and encode: no system call on a file and no look inside an inode
- * cache entry or an export there. Every call that names a handle passes
- * access.h's gate first. Every function returns 0 or an errno value (or
- * one of errmap.h's own codes); errmap.c turns that into the version's
- * status code. Reading is here (fsops.c), modifying in fsops_write.c.
+ * File-system operations shared by every protocol version, on objects the
+ * gate (proto/access.h, knfsd's fh_verify) has admitted into an fs_ctx.
+ * This layer knows file systems, handles and identities, never exports,
+ * clients or calls: what it needs of them the gate puts into the fs_ctx
+ * (the root, the squashed identity, ro/async, the hooks for crossing a
+ * mount point).  The protocol rooms only decode, call these and encode: no
+ * system call on a file and no look inside an inode cache entry there.
+ * Every function returns 0 or an errno value (or one of fserr.h's own
+ * codes); proto/errmap.c turns that into the version's status code.
+ * Reading is here (fsops.c), modifying in fsops_write.c.
  */
 #ifndef USERNFSD_FSOPS_H
 #define USERNFSD_FSOPS_H
@@ -17,12 +19,50 @@
 #include <sys/statvfs.h>
 
 #include "creds.h"
-#include "proto/errmap.h"
 #include "fh.h"
-
-#include "proto/access.h"
+#include "fserr.h"
+#include "fsroot.h"
 
 struct inode_ent;
+struct rpc_call;
+struct export;
+struct export_client;
+struct fs_ctx;
+
+/* What the gate found in the client's export entry, for the fs layer. */
+#define FS_CTX_RO	0x1	/* ro: the protocol refuses changes */
+#define FS_CTX_ASYNC	0x2	/* async: changes need not be durable before the reply */
+
+/*
+ * How LOOKUP leaves the file system it is on.  Only the gate knows which
+ * export serves a mount point and whether this client may enter it, so it
+ * supplies these (proto/access.c); each fills child's root, flags, cred
+ * and gate fields, and the fs layer then resolves the name itself.
+ */
+struct fs_cross {
+	/* dir's entry is the root of file system (dev, ino): enter it, or EACCES. */
+	int (*down)(const struct fs_ctx *dir, dev_t dev, ino_t ino, struct fs_ctx *child);
+	/* ".." at dir's root: the export it was entered from, or ENOENT for none. */
+	int (*up)(const struct fs_ctx *dir, struct fs_ctx *child);
+};
+
+/*
+ * One object a call works on, as the gate (proto/access.h's fs_begin)
+ * admitted it.  Everything the fs layer needs is in the first fields; the
+ * last three are the gate's, which the fs layer only copies to a LOOKUP's
+ * child and never looks into.
+ */
+struct fs_ctx {
+	const struct fs_root *root;	/* the exported file system it is on */
+	struct inode_ent *ent;		/* the object; NULL until resolved */
+	struct creds_state *creds;	/* this worker's identity switch */
+	struct eff_cred cred;		/* whom the call acts as, squashed */
+	unsigned flags;			/* FS_CTX_* */
+	const struct fs_cross *cross;	/* NULL: LOOKUP never leaves root */
+	struct rpc_call *call;
+	const struct export *exp;
+	const struct export_client *client;
+};
 
 int fs_readonly(const struct fs_ctx *ctx);
 
@@ -50,8 +90,13 @@ int fs_readlink(struct fs_ctx *ctx, char *buf, size_t len, size_t *outlen);
  * newer than the data, so a client cannot cache old data under a new
  * change time; a stat after the read could be.
  */
-int fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, void *buf, size_t *n, int *eof,
-    struct stat *st);
+struct fs_readbuf {
+	void *buf;		/* count bytes of room */
+	int pipe;		/* a pipe with count bytes of room, or -1 */
+	int spliced;		/* out: the data went into the pipe, not buf */
+};
+int fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, struct fs_readbuf *rb, size_t *n,
+    int *eof, struct stat *st);
 /* want/granted use ACC_* bits */
 #define ACC_READ 0x1
 #define ACC_WRITE 0x2
@@ -136,19 +181,14 @@ int fs_rmdir(struct fs_ctx *dir, const char *name);
 int fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const char *tname);
 int fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name);
 
-/* MOUNT: the handle for path, checking the client against the export. */
-int fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh);
-/* The same, encoded as a v3 handle (*fhlen: room in, length out)... */
-int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen);
-/* ... or as a 32-byte v2 handle (ENOFH2 when the object has none). */
-int fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN]);
-/* MOUNT v2 PATHCONF: path's limits, after the same checks as a mount. */
-int fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *pc);
 /*
- * MOUNT UMNT/UMNTALL: forget host's mount of path (NULL: all of them) in
- * the list DUMP reports and STATEDIR/rmtab.
+ * MOUNT: the handle of the directory rest names below root (rest relative,
+ * "" for root itself), resolved as the daemon.  EXDEV: the path leaves
+ * root's file system; EACCES: it leads out of root.
  */
-void fs_umount(struct rpc_call *call, const char *host, const char *path);
+int fs_root_lookup_path(const struct fs_root *root, const char *rest, struct fh *fh);
+/* The limits of root's file system. */
+void fs_root_pathconf(const struct fs_root *root, struct fs_pathconf *pc);
 
 /* Housekeeping from the main loop. */
 void fs_tick(void);

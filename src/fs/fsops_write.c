@@ -15,9 +15,7 @@
 #include <unistd.h>
 
 #include "be.h"
-#include "rpc/dispatch.h"
 #include "durable.h"
-#include "exports/exports.h"
 #include "fsops.h"
 #include "icache.h"
 #include "log.h"
@@ -217,7 +215,7 @@ fs_write(struct fs_ctx *ctx, const struct stat *before, uint64_t off, const void
 		return EACCES;
 	if ((err = icache_take_error(ctx->ent)) != 0)
 		return err;	/* earlier unstable data was lost: say so now */
-	if ((fd = icache_write_fd(ctx->ent, call_creds(ctx->call))) < 0)
+	if ((fd = icache_write_fd(ctx->ent, ctx->creds)) < 0)
 		return errno;
 	while (done < len) {
 		ssize_t n = pwrite(fd, (const char *)data + done, len - done, (off_t)(off + done));
@@ -272,7 +270,7 @@ static int
 enter_child(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct stat *st)
 {
 	struct inode_ent *e;
-	int err = icache_enter(dir->exp, dir->ent->fd, name, &e, st);
+	int err = icache_enter(dir->root, dir->ent->fd, name, &e, st);
 
 	*child = *dir;
 	child->ent = NULL;
@@ -517,7 +515,7 @@ fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const char 
 		return err;
 	if (from->ent->type != S_IFDIR || to->ent->type != S_IFDIR)
 		return ENOTDIR;
-	if (from->exp != to->exp)
+	if (from->root != to->root)
 		return EXDEV;
 	if ((err = check_old_name(fname, 0)) != 0 || (err = check_old_name(tname, 0)) != 0)
 		return err;
@@ -534,7 +532,7 @@ fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name)
 
 	if (err)
 		return err;
-	if (file->exp != dir->exp)
+	if (file->root != dir->root)
 		return EXDEV;
 	if (file->ent->type == S_IFDIR)
 		return EISDIR;

@@ -19,7 +19,7 @@
 
 #include "beneath.h"
 #include "compiler.h"
-#include "exports/exports.h"
+#include "fsroot.h"
 #include "fh_build.h"
 #include "icache.h"
 #include "icache_impl.h"
@@ -298,7 +298,7 @@ icache_cached_ino(uint32_t export_id, uint64_t ino, struct fh *out)
 }
 
 int
-icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs,
+icache_get(const struct fs_root *root, const struct fh *fh, struct creds_state *cs,
     struct inode_ent **out)
 {
 	struct inode_ent *e;
@@ -320,7 +320,7 @@ icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs
 	}
 	pthread_mutex_unlock(&icache_lock);
 	STAT_INC(ST_IC_MISSES);
-	fd = beneath_resolve_handle(exp, fh, cs, &have);
+	fd = beneath_resolve_handle(root, fh, cs, &have);
 	if (fd < 0)
 		return errno == ENOENT ? ESTALE : errno;
 	if (fstat(fd, &st) < 0) {
@@ -336,7 +336,7 @@ icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs
 }
 
 int
-icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out,
+icache_enter(const struct fs_root *root, int dirfd, const char *name, struct inode_ent **out,
     struct stat *st)
 {
 	struct statx stx, again;
@@ -346,9 +346,9 @@ icache_enter(const struct export *exp, int dirfd, const char *name, struct inode
 
 	if (statx_at(dirfd, name, &stx) < 0)
 		return errno;
-	if (statx_dev(&stx) != exp->dev)
+	if (statx_dev(&stx) != root->dev)
 		return EXDEV;	/* a mount point: not served without crossmnt */
-	fh_from_statx(exp, dirfd, name, &stx, &fh);
+	fh_from_statx(root, dirfd, name, &stx, &fh);
 	pthread_mutex_lock(&icache_lock);
 	e = find_locked(&fh);
 	if (e) {
@@ -367,7 +367,7 @@ icache_enter(const struct export *exp, int dirfd, const char *name, struct inode
 		return errno;
 	/* The name may have been replaced between statx and openat. */
 	if (statx_at(fd, "", &again) < 0 || again.stx_ino != stx.stx_ino ||
-	    statx_dev(&again) != exp->dev) {
+	    statx_dev(&again) != root->dev) {
 		close(fd);
 		return ESTALE;
 	}

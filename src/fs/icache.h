@@ -21,7 +21,7 @@
 
 #include "fh.h"
 
-struct export;
+struct fs_root;
 struct creds_state;
 
 struct inode_ent {
@@ -53,14 +53,14 @@ void icache_init(unsigned capacity);
  * Returns 0 with a referenced entry, or an errno: ESTALE (gone), EBADF (not
  * a handle this export could have issued), or a resource error.
  */
-int icache_get(const struct export *exp, const struct fh *fh, struct creds_state *cs,
+int icache_get(const struct fs_root *root, const struct fh *fh, struct creds_state *cs,
     struct inode_ent **out);
 /*
  * Enters an object found by name under dirfd. Fills fh and returns a
  * referenced entry, or an errno; with st, also the object's attributes
  * as the lookup found them (no second stat for the reply).
  */
-int icache_enter(const struct export *exp, int dirfd, const char *name, struct inode_ent **out,
+int icache_enter(const struct fs_root *root, int dirfd, const char *name, struct inode_ent **out,
     struct stat *st);
 void icache_put(struct inode_ent *e);
 /* Another reference to an entry already held. */

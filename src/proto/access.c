@@ -18,18 +18,49 @@
 #include "rpc/dispatch.h"
 #include "errmap.h"
 #include "exports/exports.h"
+#include "exports/rmtab.h"
 #include "fs/icache.h"
 #include "log.h"
 #include "stats.h"
 #include "exports/submounts.h"
 #include "rpc/transport.h"
 
+#define MNTPATHLEN_MAX 4096
+
+_Static_assert(RPC_MAX_GIDS <= CREDS_MAX_GIDS, "an AUTH_SYS call's groups fit an eff_cred");
+
+/* The call's identity as the client's export entry has it squashed. */
+static void
+squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (in->flavor != AUTH_SYS || (o->flags & EXP_ALL_SQUASH)) {
+		out->uid = o->anonuid;
+		out->gid = o->anongid;
+		return;
+	}
+	out->uid = in->uid;
+	out->gid = in->gid;
+	for (unsigned i = 0; i < in->ngids && i < CREDS_MAX_GIDS; i++)
+		out->gids[out->ngids++] = in->gids[i];
+	if (o->flags & EXP_ROOT_SQUASH) {
+		if (out->uid == 0)
+			out->uid = o->anonuid;
+		if (out->gid == 0)
+			out->gid = o->anongid;
+		for (unsigned i = 0; i < out->ngids; i++)
+			if (out->gids[i] == 0)
+				out->gids[i] = o->anongid;
+	}
+}
+
+
 /* Is the export root (or the mountpoint= path) where a file system is mounted? */
 static int
 is_mountpoint(const struct export *exp, const char *path)
 {
 	struct statx here, up;
-	int dirfd = path ? AT_FDCWD : exp->rootfd;
+	int dirfd = path ? AT_FDCWD : exp->root.rootfd;
 	const char *name = path ? path : "";
 	char parent[4200];
 
@@ -37,7 +68,7 @@ is_mountpoint(const struct export *exp, const char *path)
 		return 0;
 	if (path)
 		snprintf(parent, sizeof(parent), "%s/..", path);
-	if (statx(path ? AT_FDCWD : exp->rootfd, path ? parent : "..", 0,
+	if (statx(path ? AT_FDCWD : exp->root.rootfd, path ? parent : "..", 0,
 	    STATX_MNT_ID | STATX_INO, &up) < 0)
 		return 0;
 	/* Different mounts, or "/" itself (its own parent). */
@@ -80,16 +111,74 @@ fs_export_access(struct rpc_call *call, const struct export *exp,
 	return 0;
 }
 
+/* ctx now stands for exp as client's entry admits this call. */
+static void
+admit(struct fs_ctx *ctx, struct rpc_call *call, const struct export *exp,
+    const struct export_client *client)
+{
+	ctx->root = &exp->root;
+	ctx->creds = call_creds(call);
+	ctx->flags = ((client->opts.flags & EXP_RO) ? FS_CTX_RO : 0) |
+	    ((client->opts.flags & EXP_ASYNC) ? FS_CTX_ASYNC : 0);
+	ctx->call = call;
+	ctx->exp = exp;
+	ctx->client = client;
+	squash(&call->cred, &client->opts, &ctx->cred);
+}
+
+/*
+ * LOOKUP reached the root of another file system: enter it as the export
+ * that serves it (crossmnt, nohide), or refuse.
+ */
+static int
+cross_down(const struct fs_ctx *dir, dev_t dev, ino_t ino, struct fs_ctx *child)
+{
+	const struct sockaddr *peer = (const struct sockaddr *)&dir->call->req->peer;
+	const struct export_client *client;
+	const struct export *sub;
+	int err;
+
+	sub = submount_enter(dir->call->exports, dir->exp, dir->client, peer, dev, ino);
+	if (sub == NULL)
+		return EACCES;	/* not crossable: user space cannot show the covered dir */
+	if ((err = fs_export_access(dir->call, sub, &client)) != 0)
+		return err;
+	admit(child, dir->call, sub, client);
+	return 0;
+}
+
+/* ".." at the root of a crossed submount leads back into its parent export. */
+static int
+cross_up(const struct fs_ctx *dir, struct fs_ctx *child)
+{
+	const struct export *up = dir->exp->parent;
+	const struct export_client *client;
+	int err;
+
+	if (up == NULL)
+		return ENOENT;	/* an export's root: ".." is the root itself */
+	if ((err = fs_export_access(dir->call, up, &client)) != 0)
+		return err;
+	admit(child, dir->call, up, client);
+	return 0;
+}
+
+static const struct fs_cross gate_cross = { cross_down, cross_up };
+
 int
 fs_begin(struct rpc_call *call, const void *wire, size_t len, struct fs_ctx *ctx)
 {
 	static unsigned last_log;
+	const struct export_client *client;
+	const struct export *exp;
 	enum fh_status st;
 	struct fh fh;
 	int err;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->call = call;
+	ctx->creds = call_creds(call);
+	ctx->cross = &gate_cross;
 	st = fh_decode(wire, len, &fh);
 	if (st != FH_OK) {
 		STAT_INC(st == FH_BADMAC ? ST_REJ_BADMAC : ST_REJ_BADHANDLE);
@@ -100,24 +189,23 @@ fs_begin(struct rpc_call *call, const void *wire, size_t len, struct fs_ctx *ctx
 		}
 		return EBADHANDLE;
 	}
-	ctx->exp = exports_find_id(call->exports, fh.export_id);
-	if (ctx->exp == NULL)
-		ctx->exp = submount_find_id(call->exports, fh.export_id);
-	if (ctx->exp == NULL) {
+	exp = exports_find_id(call->exports, fh.export_id);
+	if (exp == NULL)
+		exp = submount_find_id(call->exports, fh.export_id);
+	if (exp == NULL) {
 		STAT_INC(ST_REJ_STALE);
 		return ESTALE;	/* the export was removed */
 	}
-	err = fs_export_access(call, ctx->exp, &ctx->client);
-	if (err)
+	if ((err = fs_export_access(call, exp, &client)) != 0)
 		return err;
-	creds_squash(&call->cred, &ctx->client->opts, &ctx->cred);
-	err = icache_get(ctx->exp, &fh, call_creds(call), &ctx->ent);
+	admit(ctx, call, exp, client);
+	err = icache_get(ctx->root, &fh, ctx->creds, &ctx->ent);
 	if (err) {
 		if (err == ESTALE)
 			STAT_INC(ST_REJ_STALE);
 		return err;
 	}
-	if (creds_apply(call_creds(call), &ctx->cred) < 0) {
+	if (creds_apply(ctx->creds, &ctx->cred) < 0) {
 		log_warn("cannot switch to uid %u", (unsigned)ctx->cred.uid);
 		return EPERM;
 	}
@@ -129,4 +217,137 @@ fs_end(struct fs_ctx *ctx)
 {
 	icache_put(ctx->ent);
 	ctx->ent = NULL;
+}
+
+int
+fs_read_reply(struct rpc_call *call, struct fs_ctx *ctx, uint64_t off, size_t count, void *buf,
+    size_t *n, int *eof, struct stat *st)
+{
+	struct fs_readbuf rb = { .buf = buf, .pipe = call_read_pipe(call, count) };
+	int err = fs_read(ctx, off, count, &rb, n, eof, st);
+
+	if (rb.spliced)
+		call_read_spliced(call, *n);
+	return err;
+}
+
+/* ---- MOUNT ---- */
+
+/*
+ * A path below a crossmnt export that lies in a file system mounted below
+ * it: the deepest mount point on the path is the export to resolve from.
+ */
+static const struct export *
+mount_path_submount(struct rpc_call *call, const struct export *exp, const char *path,
+    const char **rest)
+{
+	char prefix[MNTPATHLEN_MAX];
+	size_t len = strlen(path), top = strlen(exp->path);
+
+	if (len >= sizeof(prefix))
+		return NULL;
+	memcpy(prefix, path, len + 1);
+	while (len > top) {
+		const struct export *sub;
+
+		prefix[len] = '\0';
+		sub = submount_find_id(call->exports, exports_path_id(prefix));
+		if (sub && strcmp(sub->path, prefix) == 0) {
+			*rest = path + len;
+			while (**rest == '/')
+				(*rest)++;
+			return sub;
+		}
+		while (len > top && prefix[len - 1] != '/')
+			len--;
+		while (len > top && prefix[len - 1] == '/')
+			len--;
+	}
+	return NULL;
+}
+
+int
+fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
+{
+	const struct export *exp;
+	const struct export_client *client;
+	const char *rest;
+	int err;
+
+	if (path[0] != '/')
+		return ENOENT;
+	exp = exports_find_path(call->exports, path, &rest);
+	if (exp == NULL)
+		return EACCES;
+	if ((err = fs_export_access(call, exp, &client)) != 0)
+		return err;
+	/* mountd looks as itself: the client's uid has no say in which export it mounts. */
+	if (creds_root(call_creds(call)) < 0)
+		return EPERM;
+	err = fs_root_lookup_path(&exp->root, rest, fh);
+	if (err == EXDEV && (client->opts.flags & EXP_CROSSMNT)) {
+		const struct export *sub = mount_path_submount(call, exp, path, &rest);
+
+		if (sub && (err = fs_export_access(call, sub, &client)) != 0)
+			return err;
+		if (sub)
+			err = fs_root_lookup_path(&sub->root, rest, fh);
+	}
+	return err == EXDEV ? EACCES : err;
+}
+
+void
+fs_umount(struct rpc_call *call, const char *host, const char *path)
+{
+	/*
+	 * rmtab is the daemon's file: written with whatever identity this
+	 * worker's previous call left behind (a squashed client's), replacing
+	 * it failed with EACCES and the file kept mounts DUMP had forgotten.
+	 */
+	if (creds_root(call_creds(call)) < 0) {
+		log_warn("umount: cannot return to the daemon's identity");
+		return;
+	}
+	rmtab_remove(host, path);
+}
+
+int
+fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN])
+{
+	struct fh fh;
+	int err = fs_mount_fh(call, path, &fh);
+
+	if (err)
+		return err;
+	return fh_encode_v2(&fh, fhbuf) == FH2_LEN ? 0 : ENOFH2;
+}
+
+int
+fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *pc)
+{
+	const struct export *exp;
+	const char *rest;
+	struct fh fh;
+	int err = fs_mount_fh(call, path, &fh);
+
+	if (err)
+		return err;
+	exp = exports_find_path(call->exports, path, &rest);
+	if (exp == NULL)
+		return ENOENT;
+	/* Mount points are not crossed, so the export root's file system is the path's. */
+	fs_root_pathconf(&exp->root, pc);
+	return 0;
+}
+
+int
+fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
+{
+	struct fh fh;
+	int err = fs_mount_fh(call, path, &fh);
+
+	if (err)
+		return err;
+	*fhlen = fh_encode(&fh, fhbuf, *fhlen);
+	return *fhlen ? 0 : EINVAL;
 }

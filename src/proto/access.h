@@ -4,27 +4,21 @@
  * decoded and authenticated, its export found, this client checked
  * against the export, its credentials squashed and installed, and the
  * object resolved through the inode cache. A handle NFS would refuse,
- * NLM refuses too, because both come through here.
+ * NLM refuses too, because both come through here.  MOUNT's path
+ * resolution passes the same client checks here.
  */
 #ifndef USERNFSD_ACCESS_H
 #define USERNFSD_ACCESS_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
 
-#include "creds.h"
+#include "fs/fsops.h"
 
 struct rpc_call;
 struct export;
 struct export_client;
-struct inode_ent;
-
-struct fs_ctx {
-	struct rpc_call *call;
-	const struct export *exp;
-	const struct export_client *client;
-	struct inode_ent *ent;
-	struct eff_cred cred;
-};
 
 /*
  * Resolves a wire handle and checks this client may use it: 0, or
@@ -34,8 +28,28 @@ struct fs_ctx {
  */
 int fs_begin(struct rpc_call *call, const void *fh, size_t fhlen, struct fs_ctx *ctx);
 void fs_end(struct fs_ctx *ctx);
+/*
+ * READ into the call's reply: spliced into its pipe when the transport
+ * sends the reply from one (rpc/readpipe.c), else into buf (count bytes).
+ */
+int fs_read_reply(struct rpc_call *call, struct fs_ctx *ctx, uint64_t off, size_t count,
+    void *buf, size_t *n, int *eof, struct stat *st);
 /* May this call's client use exp? Sets *client to its matching entry. */
 int fs_export_access(struct rpc_call *call, const struct export *exp,
     const struct export_client **client);
+
+/* MOUNT: the handle for path, checking the client against the export. */
+int fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh);
+/* The same, encoded as a v3 handle (*fhlen: room in, length out)... */
+int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen);
+/* ... or as a 32-byte v2 handle (ENOFH2 when the object has none). */
+int fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN]);
+/* MOUNT v2 PATHCONF: path's limits, after the same checks as a mount. */
+int fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *pc);
+/*
+ * MOUNT UMNT/UMNTALL: forget host's mount of path (NULL: all of them) in
+ * the list DUMP reports and STATEDIR/rmtab.
+ */
+void fs_umount(struct rpc_call *call, const char *host, const char *path);
 
 #endif

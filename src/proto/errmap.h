@@ -1,25 +1,13 @@
 /*
  * errno to NFS status: the one table every protocol version uses, and the
  * only place an errno value becomes a status. The fs layer says what only
- * NFS can name with the codes of our own below (10001 and up).
+ * NFS can name with codes of its own (fs/fserr.h, 10001 and up).
  */
 #ifndef USERNFSD_ERRMAP_H
 #define USERNFSD_ERRMAP_H
 
+#include "fs/fserr.h"
 #include "rpc/nfs3_prot.h"
-
-/* An errno-style code of our own, above the system range: not a handle we issued. */
-#define EBADHANDLE 10001
-/* SETATTR guard mismatch. */
-#define ENOTSYNC 10002
-/* MKNOD of a type that is not a special file. */
-#define EBADTYPE 10003
-/* The object has no handle in NFSv2's 32 bytes (its kernel handle is too long). */
-#define ENOFH2 10004
-/* READDIR: a cookie this directory never gave out. */
-#define EBADCOOKIE 10005
-/* READDIR: the reply the client allows cannot hold even one entry. */
-#define ETOOSMALL 10006
 
 /*
  * NFSv2 statuses beyond RFC 1094's list. Sun's own server cast errno into

@@ -11,6 +11,7 @@
 
 #include "compiler.h"
 #include "rpc/dispatch.h"
+#include "access.h"
 #include "errmap.h"
 #include "exports/exports.h"
 #include "fs/fsops.h"

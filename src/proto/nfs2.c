@@ -25,6 +25,7 @@
 #include "compiler.h"
 #include "cookie2.h"
 #include "rpc/dispatch.h"
+#include "access.h"
 #include "errmap.h"
 #include "fs/fsops.h"
 #include "log.h"
@@ -312,7 +313,7 @@ nfs2_read(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0 && buf == NULL)
 		err = ENOMEM;
 	if (err == 0)
-		err = fs_read(&ctx, a->offset, count, buf, &n, &eof, &st);
+		err = fs_read_reply(call, &ctx, a->offset, count, buf, &n, &eof, &st);
 	if (err == 0) {
 		fattr2_from_stat(&ctx, &st, &ok->attributes);
 		ok->data.data_len = (u_int)n;

@@ -13,6 +13,7 @@
 
 #include "compiler.h"
 #include "rpc/dispatch.h"
+#include "access.h"
 #include "errmap.h"
 #include "fs/fsops.h"
 #include "nfs3_attr.h"
@@ -173,7 +174,7 @@ nfs3_read(struct rpc_call *call, void *argp, void *resp)
 	if (err == 0 && buf == NULL)
 		err = ENOMEM;
 	if (err == 0)
-		err = fs_read(&ctx, a->offset, count, buf, &n, &eof, &st);
+		err = fs_read_reply(call, &ctx, a->offset, count, buf, &n, &eof, &st);
 	r->status = st3(err);
 	if (err == 0) {
 		READ3resok *ok = &r->READ3res_u.resok;

@@ -20,6 +20,7 @@
 
 #include "compiler.h"
 #include "rpc/dispatch.h"
+#include "access.h"
 #include "errmap.h"
 #include "fs/fsops.h"
 #include "state/locks.h"

@@ -18,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rpc/dispatch.h"
 #include "fs/fsops.h"
 #include "heads.h"
 #include "fs/icache.h"
@@ -26,7 +25,6 @@
 #include "locks.h"
 #include "locks_impl.h"
 #include "log.h"
-#include "proto/nsm.h"
 #include "queue.h"
 #include "sockaddr.h"
 
@@ -96,7 +94,7 @@ new_locks_wait(const struct lk_req *r)
 	 * last (lockd sends the locking process's uid), the scan failed, was
 	 * taken for "someone is in grace", and held new locks back for good.
 	 */
-	if (creds_root(call_creds(r->ctx->call)) < 0)
+	if (creds_root(r->ctx->creds) < 0)
 		return 1;
 	return grace_shared_active();
 }
@@ -165,8 +163,8 @@ host_empty(const struct lk_host *h)
 static void
 host_free(struct lk_host *h)
 {
-	if (h->monitored && !addr_in_use(h))
-		nsm_unmonitor(&h->addr);
+	if (h->monitored && !addr_in_use(h) && cfg.unmonitor)
+		cfg.unmonitor(&h->addr);
 	TAILQ_REMOVE(&hosts, h, link);
 	nhosts--;
 	free(h->name);
@@ -198,7 +196,8 @@ host_monitor(struct lk_host *h)
 	if (h->monitored)
 		return;
 	h->monitored = 1;
-	nsm_monitor(&h->addr, &h->local, h->name);
+	if (cfg.monitor)
+		cfg.monitor(&h->addr, &h->local, h->name);
 }
 
 /* ---- files: one owner's open file description ---- */
@@ -237,7 +236,7 @@ file_find(const struct lk_host *h, const struct lk_req *r)
 static int
 open_lock_fd(struct fs_ctx *ctx, int *writable)
 {
-	struct creds_state *cs = call_creds(ctx->call);
+	struct creds_state *cs = ctx->creds;
 	int fd = creds_reopen_as_daemon(cs, ctx->ent->fd, O_RDWR);
 
 	*writable = fd >= 0;
@@ -695,7 +694,8 @@ lk_tick(void)
 	if (grace_until && lk_now() >= grace_until) {
 		__atomic_store_n(&grace_until, 0, __ATOMIC_RELAXED);
 		log_info("grace period over: locks are granted to everyone");
-		nsm_prune();
+		if (cfg.prune)
+			cfg.prune();
 	}
 }
 

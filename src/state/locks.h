@@ -94,6 +94,15 @@ struct lk_config {
 	unsigned max_files;		/* open file descriptions for locks */
 	lk_grant_fn send_granted;
 	/*
+	 * The status monitor (NSM, proto/nsm.c): watch a client that holds
+	 * locks, stop when it holds none, and forget the clients that did not
+	 * reclaim when the grace period ends.  NULL: nobody is watched.
+	 */
+	void (*monitor)(const struct sockaddr_storage *client,
+	    const struct sockaddr_storage *local, const char *caller);
+	void (*unmonitor)(const struct sockaddr_storage *client);
+	void (*prune)(void);
+	/*
 	 * No thread retrying blocked requests (the fuzz target's choice: it
 	 * runs calls one at a time, and blocked ones then simply wait).
 	 */

@@ -1862,6 +1862,7 @@ init_server(void)
 		.grace_secs = 0,
 		.max_files = 256,
 		.send_granted = nlm_grant_sender(),
+		.monitor = nsm_monitor, .unmonitor = nsm_unmonitor, .prune = nsm_prune,
 		.no_waiter = 1,
 	};
 	char path[PATH_MAX + 16];

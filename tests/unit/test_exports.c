@@ -100,7 +100,7 @@ test_basic(void)
 	CHECK(strcmp(t->exports[4].path, "/srv/cont") == 0);
 	CHECK(match(&t->exports[4], "127.0.0.1") != NULL);
 	/* Export ids are stable functions of the path. */
-	CHECK(t->exports[0].id != t->exports[1].id);
+	CHECK(t->exports[0].root.id != t->exports[1].root.id);
 	/* Whole components only. */
 	CHECK(exports_find_path(t, "/srv/a", &rest) == &t->exports[0] && *rest == '\0');
 	CHECK(exports_find_path(t, "/srv/a/x/y", &rest) == &t->exports[0] && strcmp(rest, "x/y") == 0);
@@ -470,29 +470,29 @@ test_fsid(void)
 	expect_ok(t);
 	if (t == NULL)
 		return;
-	CHECK(t->exports[0].id == 1234 && t->exports[0].fsid_set && !t->exports[0].pseudo_root);
+	CHECK(t->exports[0].root.id == 1234 && t->exports[0].fsid_set && !t->exports[0].pseudo_root);
 	CHECK(t->exports[0].clients[0].opts.flags & EXP_FSID);
-	CHECK(t->exports[1].id == 0 && t->exports[1].fsid_set && t->exports[1].pseudo_root);
+	CHECK(t->exports[1].root.id == 0 && t->exports[1].fsid_set && t->exports[1].pseudo_root);
 	CHECK(exports_find_id(t, 0) == &t->exports[1]);
 	/* Every spelling of one UUID gives one id; it is never 0 (the root). */
-	CHECK(t->exports[2].id != 0 && t->exports[2].fsid_set && !t->exports[2].pseudo_root);
-	CHECK(t->exports[2].clients[0].opts.fsid == t->exports[2].id);
+	CHECK(t->exports[2].root.id != 0 && t->exports[2].fsid_set && !t->exports[2].pseudo_root);
+	CHECK(t->exports[2].clients[0].opts.fsid == t->exports[2].root.id);
 	CHECK(!(t->exports[2].clients[4].opts.flags & EXP_FSID));
-	CHECK(t->exports[3].id == 4294967295u);
-	CHECK(t->exports[4].id != 0 && !t->exports[4].fsid_set && !t->exports[4].pseudo_root);
+	CHECK(t->exports[3].root.id == 4294967295u);
+	CHECK(t->exports[4].root.id != 0 && !t->exports[4].fsid_set && !t->exports[4].pseudo_root);
 	/* 32 decimal digits cannot be a 32-bit number: it is a UUID. */
-	CHECK(t->exports[5].fsid_set && t->exports[5].id != 0);
-	CHECK(t->exports[6].id == 7);
+	CHECK(t->exports[5].fsid_set && t->exports[5].root.id != 0);
+	CHECK(t->exports[6].root.id == 7);
 	/* fsid=0 is the root too, and agrees with fsid=root. */
 	t2 = parse("/r 10.0.0.1(fsid=0,fsid=root) 10.0.0.2(fsid=root)\n");
 	expect_ok(t2);
-	CHECK(t2 && t2->exports[0].id == 0 && t2->exports[0].pseudo_root);
+	CHECK(t2 && t2->exports[0].root.id == 0 && t2->exports[0].pseudo_root);
 	exports_free(t2);
 	/* A number equal to another export's path hash collides, either way round. */
-	snprintf(text, sizeof(text), "/e\n/h *(fsid=%u)\n", (unsigned)t->exports[4].id);
+	snprintf(text, sizeof(text), "/e\n/h *(fsid=%u)\n", (unsigned)t->exports[4].root.id);
 	expect_error(text, "exports:2: export id");
 	expect_error(text, "of /h is already used by /e at line 1");
-	snprintf(text, sizeof(text), "/h *(fsid=%u)\n/e\n", (unsigned)t->exports[4].id);
+	snprintf(text, sizeof(text), "/h *(fsid=%u)\n/e\n", (unsigned)t->exports[4].root.id);
 	expect_error(text, "of /e is already used by /h at line 1 (set fsid= on one of them)");
 	exports_free(t);
 
@@ -636,7 +636,7 @@ test_print(void)
 	    "/srv/with\\040space\t*(ro,sync,secure,root_squash,all_squash,anonuid=7,anongid=65534,fsid=%u)\n"
 	    "/srv/r\t*.example.com(ro,async,insecure,no_root_squash,no_all_squash,anonuid=65534,"
 	    "anongid=65534,fsid=0,mountpoint)\n",
-	    (unsigned)t->exports[1].id, (unsigned)t->exports[1].id);
+	    (unsigned)t->exports[1].root.id, (unsigned)t->exports[1].root.id);
 	out = print_table(t);
 	CHECK(out && strcmp(out, expect) == 0);
 	if (out && strcmp(out, expect) != 0)
@@ -651,8 +651,8 @@ test_print(void)
 		expect_ok(t2);
 		out2 = t2 ? print_table(t2) : NULL;
 		CHECK(out2 && strncmp(out2, line, strlen(line)) == 0 && strcmp(out2 + strlen(line), "\n") == 0);
-		CHECK(t2 && t2->exports[0].id == (strncmp(line, "/srv/r", 6) == 0 ? 0 :
-		    strncmp(line, "/srv/a", 6) == 0 ? 1234 : t->exports[1].id));
+		CHECK(t2 && t2->exports[0].root.id == (strncmp(line, "/srv/r", 6) == 0 ? 0 :
+		    strncmp(line, "/srv/a", 6) == 0 ? 1234 : t->exports[1].root.id));
 		free(out2);
 		exports_free(t2);
 		*nl = '\n';
@@ -774,7 +774,7 @@ test_exports_d(void)
 		snprintf(suffix, sizeof(suffix), "/r2");
 		CHECK(t->n == 3 && strstr(t->exports[1].path, suffix) && strstr(t->exports[2].path, "/r3"));
 		CHECK(t->n == 3 && strstr(t->exports[1].file, "exports.d/10-a.exports") &&
-		    t->exports[2].line == 2 && t->exports[0].rootfd >= 0);
+		    t->exports[2].line == 2 && t->exports[0].root.rootfd >= 0);
 		exports_free(t);
 	}
 
@@ -841,7 +841,7 @@ test_built(void)
 	CHECK(t->n == 1 && strcmp(t->exports[0].path, "/srv/a") == 0 && t->exports[0].nclients == 3);
 	/* What the same line in a file gives: one code path. */
 	p = parse("/srv/a 127.0.0.1(rw,all_squash,anonuid=1000,anongid=100,insecure,no_subtree_check,sync)\n");
-	CHECK(p != NULL && t->n == 1 && p->exports[0].id == t->exports[0].id &&
+	CHECK(p != NULL && t->n == 1 && p->exports[0].root.id == t->exports[0].root.id &&
 	    p->exports[0].clients[0].opts.flags == t->exports[0].clients[0].opts.flags);
 	exports_free(p);
 	if (t->n == 1) {
@@ -877,7 +877,7 @@ test_built(void)
 	exports_free(t);
 	t = exports_new();
 	CHECK(exports_add(t, "--share", "/", clients, 1, "ro", collect, NULL) == 0);
-	CHECK(exports_open(t, collect, NULL) == 0 && t->refs == 1 && t->exports[0].rootfd >= 0);
+	CHECK(exports_open(t, collect, NULL) == 0 && t->refs == 1 && t->exports[0].root.rootfd >= 0);
 	exports_free(t);
 }
 
