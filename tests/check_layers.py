@@ -5,8 +5,7 @@ Run by tests/check_layout.sh. Every #include "..." of a file under src/ is
 checked against the folder it is in: a lower layer never includes a higher
 layer's header, an include names the header's folder unless it is the
 includer's own or src/ itself, and no include cycle spans two folders.
-KNOWN lists what is still crossed today and may only shrink: a crossing not
-in it fails, and so does an entry that no longer occurs.
+There are no exceptions: a crossing fails the check wherever it is.
 """
 import os, re, sys
 
@@ -48,22 +47,8 @@ for g in ('nfs3', 'mount', 'nfs', 'nlm', 'nlm4', 'sm_inter'):
 # file -> layers it may still use (one cut of issue 26 not yet made: the
 # fs layer's fs_ctx still carries the call and the export entry, and the
 # lock manager still calls NSM and reads the worker's identity).
-KNOWN = {
-    'src/creds.c': {'exports'},		# creds_squash reads export_opts
-    'src/creds.h': {'rpc'},		# RPC_MAX_GIDS, struct rpc_cred
-    'src/fs/beneath.c': {'exports'},	# struct export: root fd, dev, ino
-    'src/fs/durable.c': {'rpc', 'exports'},
-    'src/fs/fh_build.c': {'exports'},
-    'src/fs/fsops.c': {'rpc', 'exports'},	# LOOKUP across mounts, MOUNT's paths
-    'src/fs/fsops.h': {'proto'},		# fs_ctx (proto/access.h), errmap's codes
-    'src/fs/fsops_write.c': {'rpc', 'exports'},
-    'src/fs/icache.c': {'exports'},
-    'src/state/locks.c': {'rpc', 'proto'},	# call_creds, nsm_monitor
-}
-KNOWN_CYCLES = {'src/creds src/rpc/dispatch'}
 failed = 0
 edges = {}
-used_known = set()
 for f in sorted(files):
     src_layer = layer_of(f)
     for ln, line in enumerate(open(f), 1):
@@ -84,9 +69,7 @@ for f in sorted(files):
         if inc != want:
             print('not ok: %s:%d includes "%s"; write "%s"' % (f, ln, inc, want))
             failed += 1
-        if tl not in ALLOWED[src_layer] and tl in KNOWN.get(f, ()):
-            used_known.add((f, tl))
-        elif tl not in ALLOWED[src_layer]:
+        if tl not in ALLOWED[src_layer]:
             print('not ok: %s:%d: %s may not use %s (%s)' % (f, ln, src_layer, tl, inc))
             failed += 1
         a, b = (os.path.dirname(f), module_of(f)), (os.path.dirname(target), module_of(target))
@@ -133,21 +116,14 @@ for comp in sccs:
     names = sorted(os.path.join(d, m) for d, m in comp)
     folders = {d for d, _ in comp}
     key = ' '.join(names)
-    if len(folders) > 1 and key in KNOWN_CYCLES:
-        used_known.add(key)
-    elif len(folders) > 1:
+    if len(folders) > 1:
         print('not ok: include cycle across folders: ' + key)
         failed += 1
     elif key not in TOLERATED:
         print('not ok: include cycle not listed as tolerated: ' + key)
         failed += 1
-for f, layers in sorted(KNOWN.items()):
-    for l in sorted(layers):
-        if (f, l) not in used_known:
-            print('not ok: %s no longer uses %s: take it out of KNOWN' % (f, l))
-            failed += 1
-for key in sorted(KNOWN_CYCLES - used_known):
-    print('not ok: the cycle %s is gone: take it out of KNOWN_CYCLES' % key)
+for key in sorted(TOLERATED - {' '.join(sorted(os.path.join(d, m) for d, m in c)) for c in sccs}):
+    print('not ok: the tolerated cycle %s is gone: take it out of TOLERATED' % key)
     failed += 1
-print('layers: %d files, %d modules, %d cycles, %d known crossings left, %d problems' % (len(files), len(nodes), len(sccs), len(used_known), failed))
+print('layers: %d files, %d modules, %d cycles inside a folder, %d problems' % (len(files), len(nodes), len(sccs), failed))
 sys.exit(1 if failed else 0)
