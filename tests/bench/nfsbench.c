@@ -35,6 +35,7 @@ struct opts O = {
 	.ws_dirs = 10, .ws_files = 100, .ws_links = 10,
 	.io_size = 8192,
 	.seq_mib = 256,
+	.passes = 1,
 	.xfer = MiB,
 	.meta_files = 10000,
 	.dircount = 8192, .maxcount = 65536,
@@ -87,6 +88,8 @@ static void usage(FILE *f)
 "      --io-size BYTES     mix: READ/WRITE size (8192)\n"
 "  -s, --size MIB          seq, hol: file size (seq 256, hol 1024)\n"
 "  -x, --xfer BYTES        seq/smallcopy/hol: transfer size, capped by FSINFO (1048576)\n"
+"      --passes N          seq: read the warm file N times, each pass reported (1)\n"
+"      --no-check          seq: do not check the data read against the pattern\n"
 "      --drop-cache CMD    seq: shell command that empties the server's page cache\n"
 "                          before the cold read, e.g. 'sync; echo 3 > /proc/sys/vm/drop_caches'\n"
 "                          (without it the cold read is skipped)\n"
@@ -112,6 +115,7 @@ static void usage(FILE *f)
 
 enum { OPT_MAXIN = 256, OPT_WARM, OPT_NOPEAK, OPT_NOLADDER, OPT_WS, OPT_IOSIZE, OPT_DROP,
        OPT_DIRCOUNT, OPT_MAXCOUNT, OPT_TAG, OPT_HOOK, OPT_KEEP, OPT_STALL, OPT_SEED, OPT_EXPECT,
+       OPT_PASSES, OPT_NOCHECK,
        OPT_INTERVAL, OPT_TREE, OPT_NLMPORT, OPT_SERVERPID };
 
 static const struct option longopts[] = {
@@ -126,6 +130,7 @@ static const struct option longopts[] = {
 	{ "count", 1, NULL, 'K' }, { "kib", 1, NULL, 'S' }, { "results", 1, NULL, 'o' },
 	{ "tag", 1, NULL, OPT_TAG }, { "hook", 1, NULL, OPT_HOOK }, { "keep", 0, NULL, OPT_KEEP }, { "stall", 1, NULL, OPT_STALL },
 	{ "seed", 1, NULL, OPT_SEED }, { "expect", 1, NULL, OPT_EXPECT },
+	{ "passes", 1, NULL, OPT_PASSES }, { "no-check", 0, NULL, OPT_NOCHECK },
 	{ "interval", 1, NULL, OPT_INTERVAL }, { "tree", 1, NULL, OPT_TREE },
 	{ "nlm-port", 1, NULL, OPT_NLMPORT }, { "server-pid", 1, NULL, OPT_SERVERPID },
 	{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
@@ -199,6 +204,8 @@ static void parse_opt(int c, const char *a)
 	case OPT_STALL: O.stall_s = fnum(a, "stall time"); break;
 	case OPT_SEED: O.seed = (uint64_t)num(a, "seed", 0); break;
 	case OPT_EXPECT: O.walk_expect = num(a, "entry count", 0); break;
+	case OPT_PASSES: O.passes = (int)num(a, "pass count", 1); break;
+	case OPT_NOCHECK: O.no_check = 1; break;
 	case OPT_INTERVAL:
 		O.interval_ms = fnum(a, "interval");
 		if (O.interval_ms < 0.01) {

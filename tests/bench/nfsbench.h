@@ -52,6 +52,8 @@ struct opts {
 	unsigned seq_mib;        /* seq/hol: file size */
 	unsigned xfer;           /* seq/smallcopy: transfer size cap (also capped by FSINFO) */
 	const char *drop_cmd;    /* seq: shell command that empties the server's cache */
+	int passes;              /* seq: passes of the warm read (each reported) */
+	int no_check;            /* seq: do not check the data read (the client's CPU) */
 	int meta_files;          /* meta: N */
 	unsigned dircount, maxcount;  /* READDIRPLUS sizes */
 	long long walk_expect;   /* walk: entries it must find (-1: any) */
