@@ -204,8 +204,20 @@ static struct rpc_req *
 conn_send_done_locked(struct conn *c, int broken)
 {
 	c->sending = 0;
-	if (c->send_waiters)
-		pthread_cond_broadcast(&c->send_done);	/* one may queue and not send */
+	/*
+	 * The socket is free for one more sender: wake one waiter, not all.
+	 * With eight READs in flight a broadcast woke seven threads to find
+	 * one of them sending again (some 19 futex calls per READ).  The one
+	 * woken either sends, and wakes the next when done, or queues behind
+	 * what is queued (the EPOLLOUT edge drains it and wakes the next).
+	 * A broken connection wakes them all: none of them will send.
+	 */
+	if (c->send_waiters) {
+		if (broken || c->closed)
+			pthread_cond_broadcast(&c->send_done);
+		else
+			pthread_cond_signal(&c->send_done);
+	}
 	if (broken) {
 		shutdown(c->fd, SHUT_RDWR);	/* the hang-up reaches an owner, who closes */
 		return NULL;
@@ -294,6 +306,8 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int 
 		c->send_waiters--;
 	}
 	if (c->closed) {
+		if (c->send_waiters)
+			pthread_cond_broadcast(&c->send_done);	/* pass it on: nobody sends any more */
 		pthread_mutex_unlock(&c->lock);
 		return data_pipe >= 0 ? -1 : 0;
 	}
