@@ -351,6 +351,8 @@ conn_close(struct conn *c)
 		return;
 	}
 	c->closed = 1;
+	if (c->send_waiters)
+		pthread_cond_broadcast(&c->send_done);	/* replies waiting for the socket: it is gone */
 	STAT_INC(ST_TCP_CLOSED);
 	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 	shutdown(c->fd, SHUT_RDWR);

@@ -209,8 +209,8 @@ conn_send_done_locked(struct conn *c, int broken)
 	 * With eight READs in flight a broadcast woke seven threads to find
 	 * one of them sending again (some 19 futex calls per READ).  The one
 	 * woken either sends, and wakes the next when done, or queues behind
-	 * what is queued (the EPOLLOUT edge drains it and wakes the next).
-	 * A broken connection wakes them all: none of them will send.
+	 * what is queued and wakes the next (conn_reply).  A broken or closed
+	 * connection wakes them all: none of them will send.
 	 */
 	if (c->send_waiters) {
 		if (broken || c->closed)
@@ -312,7 +312,14 @@ conn_reply(struct conn *c, uint8_t *msg, const struct iovec *iov, int niov, int 
 		return data_pipe >= 0 ? -1 : 0;
 	}
 	if (c->sending || !STAILQ_EMPTY(&c->outq)) {
-		/* The sender, or the EPOLLOUT edge, writes it after what is queued. */
+		/*
+		 * The sender, or the EPOLLOUT edge, writes it after what is
+		 * queued.  A waiter woken to find the socket full queues and
+		 * does not send: it passes the wake-up on, or the others would
+		 * wait for an EPOLLOUT that a client not reading never brings.
+		 */
+		if (c->send_waiters && !c->sending)
+			pthread_cond_signal(&c->send_done);
 		broken = queue_record_locked(c, v, niov, 0, 0, data_pipe) < 0;
 		STAT_INC(ST_REPLIES_QUEUED);
 		if (broken)
