@@ -22,6 +22,7 @@
 #include "rpc/nfs3_prot.h"
 #include "rpc/rpcproc.h"
 #include "rpc/transport.h"
+#include "rpc/xdr_inplace.h"
 
 /* Encoded sizes, for fitting READDIR replies into the client's count. */
 #define XDR_POST_OP_ATTR (4 + 84)
@@ -270,20 +271,12 @@ nfs3_setattr(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&ctx);
 }
 
-/*
- * WRITE arguments with the data left in place in the request buffer,
- * which outlives the call.  rpcgen's xdr_bytes would calloc a copy (for a
- * 1 MiB WRITE: fresh zero pages from mmap, faulted in one by one) only
- * for fs_write to copy it again.  Same bounds as the generated code.
- */
+/* WRITE arguments with the data left in the request (rpc/xdr_inplace.h). */
 typedef WRITE3args WRITE3args_inplace;
 
 static bool_t
 xdr_WRITE3args_inplace(XDR *x, WRITE3args *a)
 {
-	u_int len;
-	char *data;
-
 	if (x->x_op == XDR_FREE) {
 		a->data.data_val = NULL;	/* the request's, not ours */
 		a->data.data_len = 0;
@@ -291,16 +284,9 @@ xdr_WRITE3args_inplace(XDR *x, WRITE3args *a)
 	}
 	if (x->x_op != XDR_DECODE)
 		return xdr_WRITE3args(x, a);
-	if (!xdr_nfs_fh3(x, &a->file) || !xdr_offset3(x, &a->offset) ||
-	    !xdr_count3(x, &a->count) || !xdr_stable_how(x, &a->stable) ||
-	    !xdr_u_int(x, &len) || len > NFS3_MAXDATA)
-		return FALSE;
-	data = (char *)xdr_inline(x, (int)((len + 3) & ~3u));
-	if (data == NULL)
-		return FALSE;		/* shorter than it says */
-	a->data.data_val = data;
-	a->data.data_len = len;
-	return TRUE;
+	return xdr_nfs_fh3(x, &a->file) && xdr_offset3(x, &a->offset) &&
+	    xdr_count3(x, &a->count) && xdr_stable_how(x, &a->stable) &&
+	    xdr_opaque_inplace(x, &a->data.data_val, &a->data.data_len, NFS3_MAXDATA);
 }
 
 static void
@@ -792,7 +778,7 @@ nfs3_pathconf(struct rpc_call *call, void *argp, void *resp)
 	fs_end(&ctx);
 }
 
-static const struct rpc_proc nfs3_procs[] = {
+const struct rpc_proc nfs3_procs[NFS3_NPROCS] = {
 	[NFSPROC3_NULL] = RPC_PROC_NULL("NULL"),
 	[NFSPROC3_GETATTR] = NFS_PROC("GETATTR", GETATTR3args, GETATTR3res, nfs3_getattr),
 	[NFSPROC3_SETATTR] = NFS_PROC_ONCE("SETATTR", SETATTR3args, SETATTR3res, nfs3_setattr),
@@ -816,14 +802,4 @@ static const struct rpc_proc nfs3_procs[] = {
 	[NFSPROC3_FSINFO] = NFS_PROC("FSINFO", FSINFO3args, FSINFO3res, nfs3_fsinfo),
 	[NFSPROC3_PATHCONF] = NFS_PROC("PATHCONF", PATHCONF3args, PATHCONF3res, nfs3_pathconf),
 	[NFSPROC3_COMMIT] = NFS_PROC_IO("COMMIT", COMMIT3args, COMMIT3res, nfs3_commit),
-};
-
-/* The NFS program: version 2 (nfs2.c) and version 3, sharing one file-system layer. */
-static const struct rpc_version nfs_versions[] = {
-	{ 2, nfs2_procs, NFS2_NPROCS },
-	{ 3, nfs3_procs, ARRAY_SIZE(nfs3_procs) },
-};
-
-const struct rpc_program nfs_program = {
-	NFS_PROGRAM_NUMBER, "NFS", nfs_versions, ARRAY_SIZE(nfs_versions), RPC_SVC_NFS,
 };
