@@ -262,9 +262,9 @@ static const struct rpc_proc mount2_procs[] = {
 };
 
 static const struct rpc_version mount_versions[] = {
-	{ 1, mount1_procs, ARRAY_SIZE(mount1_procs) },
-	{ 2, mount2_procs, ARRAY_SIZE(mount2_procs) },
-	{ 3, mount3_procs, ARRAY_SIZE(mount3_procs) },
+	{ 1, mount1_procs, ARRAY_SIZE(mount1_procs), 0 },
+	{ 2, mount2_procs, ARRAY_SIZE(mount2_procs), 0 },
+	{ 3, mount3_procs, ARRAY_SIZE(mount3_procs), 0 },
 };
 
 const struct rpc_program mount_program = {

@@ -686,9 +686,9 @@ static const struct rpc_proc nlm4_procs[] = {
 };
 
 static const struct rpc_version nlm_versions[] = {
-	{ 1, nlm1_procs, ARRAY_SIZE(nlm1_procs) },
-	{ 3, nlm3_procs, ARRAY_SIZE(nlm3_procs) },
-	{ 4, nlm4_procs, ARRAY_SIZE(nlm4_procs) },
+	{ 1, nlm1_procs, ARRAY_SIZE(nlm1_procs), 0 },
+	{ 3, nlm3_procs, ARRAY_SIZE(nlm3_procs), 0 },
+	{ 4, nlm4_procs, ARRAY_SIZE(nlm4_procs), 0 },
 };
 
 const struct rpc_program nlm_program = {

@@ -366,6 +366,14 @@ reply_accepted(struct worker *w, struct rpc_req *req, uint32_t xid, enum accept_
 	return send_reply(w, req, &r);
 }
 
+/* Does the transport of req carry version v? */
+static int
+version_on(const struct rpc_version *v, const struct rpc_req *req)
+{
+	return !(v->flags & RPC_VERS_TCP_ONLY) || req->proto != IPPROTO_UDP;
+}
+
+/* The range of versions of p that req's transport carries. */
 static void
 reply_prog_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid,
     const struct rpc_program *p)
@@ -374,11 +382,15 @@ reply_prog_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid,
 	uint32_t low = UINT32_MAX, high = 0;
 
 	for (unsigned v = 0; v < p->nversions; v++) {
+		if (!version_on(&p->versions[v], req))
+			continue;
 		if (p->versions[v].vers < low)
 			low = p->versions[v].vers;
 		if (p->versions[v].vers > high)
 			high = p->versions[v].vers;
 	}
+	if (low > high)		/* none over this transport: UDP, with NFSv4 alone */
+		low = high = p->versions[0].vers;
 	memset(&r, 0, sizeof(r));
 	r.rm_xid = xid;
 	r.rm_direction = REPLY;
@@ -706,7 +718,7 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 		goto out;
 	}
 	vers = find_version(prog, call.vers);
-	if (vers == NULL) {
+	if (vers == NULL || !version_on(vers, req)) {
 		STAT_INC(ST_REJ_NO_VERSION);
 		reply_prog_mismatch(w, req, call.xid, prog);
 		goto out;

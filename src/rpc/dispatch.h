@@ -64,10 +64,19 @@ struct rpc_proc {
 	unsigned flags;
 };
 
+/*
+ * A version that a datagram transport must not carry: NFSv4 (RFC 8881
+ * 2.9.1, RFC 7530 3.1 ask for congestion control). Over UDP its calls get
+ * PROG_MISMATCH with the range UDP serves, and rpcbind hears of it on TCP
+ * only.
+ */
+#define RPC_VERS_TCP_ONLY 0x1
+
 struct rpc_version {
 	uint32_t vers;
 	const struct rpc_proc *procs;
 	unsigned nprocs;
+	unsigned flags;		/* RPC_VERS_* */
 };
 
 /* Which of our ports a program is registered on with rpcbind. */

@@ -31,7 +31,8 @@ remember(uint32_t prog, uint32_t vers)
 }
 
 int
-rpcreg_set(uint32_t prog, uint32_t vers, uint16_t port, char *err, size_t errlen)
+rpcreg_set(uint32_t prog, uint32_t vers, uint16_t port, int tcp_only, char *err,
+    size_t errlen)
 {
 	const struct bound_socket *b;
 	size_t n = transport_bound(&b);
@@ -44,7 +45,7 @@ rpcreg_set(uint32_t prog, uint32_t vers, uint16_t port, char *err, size_t errlen
 		struct netbuf nb;
 		bool_t ok;
 
-		if (b[i].port != port)
+		if (b[i].port != port || (tcp_only && strncmp(b[i].netid, "udp", 3) == 0))
 			continue;
 		nc = getnetconfigent(b[i].netid);
 		if (nc == NULL) {

@@ -5,8 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Registers (prog, vers) on every bound socket with this port. 0 or -1. */
-int rpcreg_set(uint32_t prog, uint32_t vers, uint16_t port, char *err, size_t errlen);
+/*
+ * Registers (prog, vers) on every bound socket with this port, or on its
+ * stream sockets only when tcp_only (NFSv4). 0 or -1.
+ */
+int rpcreg_set(uint32_t prog, uint32_t vers, uint16_t port, int tcp_only, char *err,
+    size_t errlen);
 /* Removes every registration made by rpcreg_set. */
 void rpcreg_unset_all(void);
 
