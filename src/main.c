@@ -8,6 +8,7 @@
 
 #include "admin/ctlsock.h"
 #include "daemon.h"
+#include "proto/nfs_program.h"
 #include "share.h"
 #include "rpc/transport.h"
 
@@ -21,6 +22,7 @@ usage(FILE *out)
 	    "  -F, --foreground       stay attached and log to stderr\n"
 	    "  -n, --nfs-port N       NFS port (default %d)\n"
 	    "  -m, --mount-port N     MOUNT port (default %d)\n"
+	    "      --nfs-versions LIST  NFS versions served, of 2,3 (default 2,3)\n"
 	    "  -b, --bind ADDR        listen on ADDR only (default: all IPv4 and IPv6)\n"
 	    "  -R, --no-rpcbind       do not register with rpcbind\n"
 	    "  -p, --pidfile FILE     write the process id to FILE once ready\n"
@@ -68,7 +70,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 }
 
 enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW,
-	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY };
+	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY, OPT_NFS_VERSIONS };
 
 /* dirs and allow have room for argc entries: the --share and --allow values. */
 static int
@@ -93,6 +95,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "grace-dir", required_argument, NULL, OPT_GRACE_DIR },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "reply-memory", required_argument, NULL, OPT_REPLY_MEMORY },
+		{ "nfs-versions", required_argument, NULL, OPT_NFS_VERSIONS },
 		{ "check-exports", no_argument, NULL, 'c' },
 		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "ro", no_argument, NULL, OPT_RO },
@@ -111,6 +114,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		.grace_secs = DEFAULT_GRACE,
 	};
 	struct share_opts so = { .dirs = dirs, .allow = allow };
+	char msg[160];
 	int check = 0, exports_given = 0, c;
 	unsigned long v;
 
@@ -158,6 +162,12 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 				return 2;
 			}
 			o.reply_memory_mib = (unsigned)v;
+			break;
+		case OPT_NFS_VERSIONS:
+			if (nfs_versions_parse(optarg, &o.nfs_versions, msg, sizeof(msg)) < 0) {
+				fprintf(stderr, "usernfsd: %s\n", msg);
+				return 2;
+			}
 			break;
 		case 'b': o.bind_addr = optarg; break;
 		case 'R': o.no_rpcbind = 1; break;

@@ -1,6 +1,6 @@
 /*
  * NFS version 2 (RFC 1094): decode, call fsops, encode. Its procedures
- * are one version of the NFS program, whose table lives in nfs3.c.
+ * are one version of the NFS program (nfs_program.c).
  */
 #ifndef USERNFSD_NFS2_H
 #define USERNFSD_NFS2_H

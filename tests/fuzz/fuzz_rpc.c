@@ -84,7 +84,7 @@
 #include "state/locks.h"
 #include "log.h"
 #include "proto/mountd.h"
-#include "proto/nfs3.h"
+#include "proto/nfs_program.h"
 #include "proto/nlm.h"
 #include "proto/nsm.h"
 #include "rpc/recmark.h"
@@ -516,11 +516,13 @@ static struct {
 	size_t captured_len;
 } cur;
 
+static const struct rpc_program *nfs_prog;	/* every version, as built at start-up */
+
 /* XDR routine for the results of whatever procedure answered. */
 static const struct rpc_proc *
 find_proc(uint32_t prog, uint32_t vers, uint32_t proc)
 {
-	const struct rpc_program *progs[] = { &nfs_program, &mount_program, &nlm_program };
+	const struct rpc_program *progs[] = { nfs_prog, &mount_program, &nlm_program };
 
 	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
 		if (progs[i]->prog != prog)
@@ -1892,7 +1894,8 @@ init_server(void)
 	snprintf(path, sizeof(path), "%s/state", scratch);
 	mountd_init(path);
 	dispatch_set_hold(exports_acquire, exports_release);
-	dispatch_register(&nfs_program);
+	nfs_prog = nfs_program_build(NFSVERS_ALL);
+	dispatch_register(nfs_prog);
 	dispatch_register(&mount_program);
 	dispatch_register(&nlm_program);
 	/*

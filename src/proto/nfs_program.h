@@ -1,0 +1,29 @@
+/*
+ * The NFS program as served: the versions --nfs-versions turns on, each
+ * from its own room (nfs2.c, nfs3.c), assembled once at
+ * start-up before the program is registered.
+ */
+#ifndef USERNFSD_NFS_PROGRAM_H
+#define USERNFSD_NFS_PROGRAM_H
+
+#include <stddef.h>
+
+#include "rpc/dispatch.h"
+
+#define NFS_PROGRAM_NUMBER 100003
+
+/* What --nfs-versions names, as bits (NFSv4.1 and 4.2 join with issue 27's rooms). */
+#define NFSVERS_2	0x01
+#define NFSVERS_3	0x02
+#define NFSVERS_DEFAULT	(NFSVERS_2 | NFSVERS_3)
+#define NFSVERS_ALL	(NFSVERS_2 | NFSVERS_3)
+
+/*
+ * "2,3" (rpc.nfsd -V's names) into bits. 0, or -1 with a message in err
+ * that names the bad word.
+ */
+int nfs_versions_parse(const char *list, unsigned *out, char *err, size_t errlen);
+/* The program with the versions in bits; call once, before dispatch_register. */
+const struct rpc_program *nfs_program_build(unsigned bits);
+
+#endif
