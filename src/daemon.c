@@ -34,11 +34,12 @@
 #include "heads.h"
 #include "fs/icache.h"
 #include "state/locks.h"
+#include "state/nfs4_clients.h"
 #include "log.h"
 #include "memtrim.h"
 #include "admin/metrics_http.h"
 #include "proto/mountd.h"
-#include "proto/nfs3.h"
+#include "proto/nfs_program.h"
 #include "proto/nlm.h"
 #include "proto/nsm.h"
 #include "rpc/rpcreg.h"
@@ -430,7 +431,8 @@ register_programs(const struct daemon_opts *o, char *err, size_t errlen)
 	for (size_t i = 0; i < n; i++)
 		for (unsigned v = 0; v < progs[i]->nversions; v++)
 			if (rpcreg_set(progs[i]->prog, progs[i]->versions[v].vers,
-			    port_of(o, progs[i]->service), err, errlen) < 0)
+			    port_of(o, progs[i]->service),
+			    (progs[i]->versions[v].flags & RPC_VERS_TCP_ONLY) != 0, err, errlen) < 0)
 				return -1;
 	return 0;
 }
@@ -553,7 +555,8 @@ daemon_run(const struct daemon_opts *o)
 	if (o->reply_memory_mib)
 		transport_set_reply_budget((size_t)o->reply_memory_mib << 20);
 	dispatch_set_hold(exports_acquire, exports_release);
-	dispatch_register(&nfs_program);
+	n4_clients_init();
+	dispatch_register(nfs_program_build(o->nfs_versions ? o->nfs_versions : NFSVERS_DEFAULT));
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);
 	if (icache_start_sweeper() < 0)
@@ -614,6 +617,7 @@ daemon_run(const struct daemon_opts *o)
 			transport_tick();
 			fs_tick();
 			grace_shared_tick();
+			n4_clients_tick();
 			memtrim_tick(workq_pushed());
 		}
 	}

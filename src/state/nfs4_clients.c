@@ -1,0 +1,616 @@
+/*
+ * NFSv4.1 client records, sessions and slots (nfs4_clients.h).
+ *
+ * One mutex guards it all: every call here is short (a hash lookup, at
+ * most a 4 KiB copy of a cached reply), and a compound holds no lock while
+ * it runs, only a reference on its session's slot.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "log.h"
+#include "nfs4_clients.h"
+#include "queue.h"
+
+#define NBUCKETS 256
+
+struct n4_slot {
+	uint32_t seq;		/* of the last request the slot took */
+	uint8_t used;		/* it took one */
+	uint8_t busy;		/* that request is still running */
+	uint8_t cached;		/* its reply is in reply[0..len) */
+	uint16_t len;
+	uint8_t *reply;		/* cache_max bytes, allocated when first kept */
+};
+
+struct n4_client;
+
+struct n4_session {
+	TAILQ_ENTRY(n4_session) by_client;
+	struct n4_session *hnext;
+	uint8_t id[N4_SESSIONID_SIZE];
+	struct n4_client *clp;		/* NULL once destroyed */
+	unsigned refs;			/* slots busy on it */
+	int dead;			/* destroyed: freed when refs drops to 0 */
+	uint32_t cache_max, maxops;
+	size_t reserved;		/* nslots * cache_max, of the budget */
+	uint32_t nslots;
+	struct n4_slot slots[];
+};
+
+struct n4_client {
+	TAILQ_ENTRY(n4_client) link;
+	struct n4_client *hnext;
+	uint64_t clientid;
+	uint8_t verifier[N4_VERIFIER_SIZE];
+	struct n4_principal who;
+	int confirmed, reclaim_complete;
+	uint32_t cs_seq;		/* the CREATE_SESSION sequence expected next */
+	int cs_cached;			/* cs_reply answers a retry of cs_seq - 1 */
+	struct n4_create_out cs_reply;
+	time_t renewed;
+	unsigned nsessions;
+	TAILQ_HEAD(, n4_session) sessions;
+	size_t ownerlen;
+	uint8_t owner[];
+};
+
+static pthread_mutex_t n4_lock = PTHREAD_MUTEX_INITIALIZER;
+static TAILQ_HEAD(, n4_client) all_clients = TAILQ_HEAD_INITIALIZER(all_clients);
+static struct n4_client *client_hash[NBUCKETS];
+static struct n4_session *session_hash[NBUCKETS];
+static unsigned nclients, nsessions;
+static size_t cache_reserved;
+static uint32_t instance;		/* this boot: the high word of every clientid */
+static uint32_t next_client = 1, next_session = 1;
+
+static time_t
+now_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+void
+n4_clients_init(void)
+{
+	/*
+	 * Wall-clock seconds: a restarted server must not hand out a clientid
+	 * or sessionid its previous run did, so that their holders get STALE
+	 * or BADSESSION and recover, never another client's state.
+	 */
+	instance = (uint32_t)time(NULL);
+}
+
+static unsigned
+client_bucket(uint64_t clientid)
+{
+	return (unsigned)(clientid % NBUCKETS);
+}
+
+/* A session id: instance, clientid's counter, session counter, random. */
+static unsigned
+session_bucket(const uint8_t id[N4_SESSIONID_SIZE])
+{
+	uint32_t n;
+
+	memcpy(&n, id + 8, 4);
+	return n % NBUCKETS;
+}
+
+static int
+same_principal(const struct n4_principal *a, const struct n4_principal *b)
+{
+	return a->flavor == b->flavor && a->uid == b->uid && a->gid == b->gid;
+}
+
+static struct n4_client *
+find_client(uint64_t clientid)
+{
+	struct n4_client *c;
+
+	for (c = client_hash[client_bucket(clientid)]; c; c = c->hnext)
+		if (c->clientid == clientid)
+			return c;
+	return NULL;
+}
+
+static struct n4_client *
+find_owner(const void *owner, size_t len, int confirmed)
+{
+	struct n4_client *c;
+
+	TAILQ_FOREACH(c, &all_clients, link)
+		if (c->confirmed == confirmed && c->ownerlen == len &&
+		    memcmp(c->owner, owner, len) == 0)
+			return c;
+	return NULL;
+}
+
+static struct n4_session *
+find_session(const uint8_t id[N4_SESSIONID_SIZE])
+{
+	struct n4_session *s;
+
+	for (s = session_hash[session_bucket(id)]; s; s = s->hnext)
+		if (memcmp(s->id, id, N4_SESSIONID_SIZE) == 0)
+			return s;
+	return NULL;
+}
+
+static void
+session_free(struct n4_session *s)
+{
+	for (uint32_t i = 0; i < s->nslots; i++)
+		free(s->slots[i].reply);
+	free(s);
+}
+
+/* Gone for new calls; freed now, or by the last n4_slot_done on it. */
+static void
+session_destroy(struct n4_session *s)
+{
+	struct n4_session **pp = &session_hash[session_bucket(s->id)];
+
+	while (*pp != s)
+		pp = &(*pp)->hnext;
+	*pp = s->hnext;
+	TAILQ_REMOVE(&s->clp->sessions, s, by_client);
+	s->clp->nsessions--;
+	s->clp = NULL;
+	s->dead = 1;
+	nsessions--;
+	cache_reserved -= s->reserved;
+	if (s->refs == 0)
+		session_free(s);
+}
+
+static void
+client_destroy(struct n4_client *c)
+{
+	struct n4_client **pp = &client_hash[client_bucket(c->clientid)];
+	struct n4_session *s;
+
+	while ((s = TAILQ_FIRST(&c->sessions)) != NULL)
+		session_destroy(s);
+	while (*pp != c)
+		pp = &(*pp)->hnext;
+	*pp = c->hnext;
+	TAILQ_REMOVE(&all_clients, c, link);
+	nclients--;
+	free(c);
+}
+
+static int
+client_busy(const struct n4_client *c)
+{
+	const struct n4_session *s;
+
+	TAILQ_FOREACH(s, &c->sessions, by_client)
+		if (s->refs)
+			return 1;
+	return 0;
+}
+
+/*
+ * Past its lease: an unconfirmed record at once, a confirmed one a lease
+ * later (a client that lost its network for a moment keeps its sessions;
+ * there is no other state yet for a later client to conflict with).
+ */
+static int
+client_expired(const struct n4_client *c, time_t now)
+{
+	time_t life = c->confirmed ? 2 * N4_LEASE_SECS : N4_LEASE_SECS;
+
+	return now - c->renewed > life && !client_busy(c);
+}
+
+/* Room for one more record: expired ones go, then the oldest unconfirmed one. */
+static int
+make_room(void)
+{
+	time_t now = now_secs();
+	struct n4_client *c, *next, *oldest = NULL;
+
+	if (nclients < N4_MAX_CLIENTS)
+		return 0;
+	TAILQ_FOREACH_SAFE(c, &all_clients, link, next)
+		if (client_expired(c, now))
+			client_destroy(c);
+	if (nclients < N4_MAX_CLIENTS)
+		return 0;
+	TAILQ_FOREACH(c, &all_clients, link)
+		if (!c->confirmed && !client_busy(c) &&
+		    (oldest == NULL || c->renewed < oldest->renewed))
+			oldest = c;
+	if (oldest == NULL)
+		return -1;
+	client_destroy(oldest);
+	return 0;
+}
+
+static struct n4_client *
+client_new(const struct n4_exchange_in *in)
+{
+	struct n4_client *c;
+	unsigned b;
+
+	if (make_room() < 0 || (c = calloc(1, sizeof(*c) + in->ownerlen)) == NULL)
+		return NULL;
+	c->clientid = (uint64_t)instance << 32 | next_client++;
+	if (next_client == 0)
+		next_client = 1;
+	memcpy(c->verifier, in->verifier, N4_VERIFIER_SIZE);
+	c->who = in->who;
+	c->cs_seq = 1;
+	c->renewed = now_secs();
+	TAILQ_INIT(&c->sessions);
+	c->ownerlen = in->ownerlen;
+	memcpy(c->owner, in->owner, in->ownerlen);
+	b = client_bucket(c->clientid);
+	c->hnext = client_hash[b];
+	client_hash[b] = c;
+	TAILQ_INSERT_TAIL(&all_clients, c, link);
+	nclients++;
+	return c;
+}
+
+static void
+exchange_answer(const struct n4_client *c, struct n4_exchange_out *out)
+{
+	out->clientid = c->clientid;
+	out->sequenceid = c->cs_seq;
+	out->confirmed = c->confirmed;
+}
+
+/* RFC 8881 18.35.5: an update of the confirmed record (cases 6-9). */
+static enum n4_result
+exchange_update(struct n4_client *conf, const struct n4_exchange_in *in,
+    struct n4_exchange_out *out)
+{
+	if (conf == NULL)
+		return N4_NOENT;
+	if (!same_principal(&conf->who, &in->who))
+		return N4_PERM;
+	if (memcmp(conf->verifier, in->verifier, N4_VERIFIER_SIZE) != 0)
+		return N4_NOT_SAME;
+	conf->renewed = now_secs();
+	exchange_answer(conf, out);
+	return N4_OK;
+}
+
+static enum n4_result
+exchange_locked(const struct n4_exchange_in *in, struct n4_exchange_out *out)
+{
+	struct n4_client *conf = find_owner(in->owner, in->ownerlen, 1);
+	struct n4_client *unconf = find_owner(in->owner, in->ownerlen, 0);
+	struct n4_client *c;
+
+	if (in->update)
+		return exchange_update(conf, in, out);
+	if (conf && !same_principal(&conf->who, &in->who)) {
+		/* Case 3: another principal's owner, in use while it has sessions. */
+		if (conf->nsessions && !client_expired(conf, now_secs()))
+			return N4_CLID_INUSE;
+		client_destroy(conf);
+		conf = NULL;
+	}
+	if (conf && memcmp(conf->verifier, in->verifier, N4_VERIFIER_SIZE) == 0) {
+		/* Case 2: the same client again. */
+		conf->renewed = now_secs();
+		exchange_answer(conf, out);
+		return N4_OK;
+	}
+	/*
+	 * Case 1 (new), 4 (a new unconfirmed record replaces the old one) and
+	 * 5 (a client restarted: the confirmed record stays until
+	 * CREATE_SESSION confirms its successor).
+	 */
+	if (unconf) {
+		if (client_busy(unconf))
+			return N4_DELAY;
+		client_destroy(unconf);
+	}
+	if ((c = client_new(in)) == NULL)
+		return N4_DELAY;
+	exchange_answer(c, out);
+	return N4_OK;
+}
+
+enum n4_result
+n4_exchange_id(const struct n4_exchange_in *in, struct n4_exchange_out *out)
+{
+	enum n4_result r;
+
+	if (in->ownerlen > N4_OWNER_MAX)
+		return N4_NOENT;
+	pthread_mutex_lock(&n4_lock);
+	r = exchange_locked(in, out);
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+static uint32_t
+min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static struct n4_session *
+session_new(struct n4_client *c, const struct n4_create_in *in, struct n4_create_out *out)
+{
+	uint32_t cache_max = min_u32(in->fore.maxresponsesize_cached, N4_SLOT_CACHE_MAX);
+	uint32_t nslots = min_u32(in->fore.maxrequests ? in->fore.maxrequests : 1, N4_MAX_SLOTS);
+	struct n4_session *s;
+	uint32_t n, rnd = 0;
+	unsigned b;
+
+	if (c->nsessions >= N4_MAX_SESSIONS_CLIENT || nsessions >= N4_MAX_SESSIONS)
+		return NULL;
+	/* The budget of cached replies may grant fewer slots than asked. */
+	if (cache_max && (size_t)nslots * cache_max > N4_CACHE_BUDGET - cache_reserved)
+		nslots = (uint32_t)((N4_CACHE_BUDGET - cache_reserved) / cache_max);
+	if (nslots == 0 || (s = calloc(1, sizeof(*s) + nslots * sizeof(s->slots[0]))) == NULL)
+		return NULL;
+	s->nslots = nslots;
+	s->cache_max = cache_max;
+	s->maxops = in->fore.maxoperations;
+	s->reserved = (size_t)nslots * cache_max;
+	cache_reserved += s->reserved;
+	memcpy(s->id, &instance, 4);
+	n = (uint32_t)c->clientid;
+	memcpy(s->id + 4, &n, 4);
+	n = next_session++;
+	memcpy(s->id + 8, &n, 4);
+	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+		rnd = (uint32_t)now_secs() ^ n;
+	memcpy(s->id + 12, &rnd, 4);
+	s->clp = c;
+	b = session_bucket(s->id);
+	s->hnext = session_hash[b];
+	session_hash[b] = s;
+	TAILQ_INSERT_TAIL(&c->sessions, s, by_client);
+	c->nsessions++;
+	nsessions++;
+
+	memcpy(out->sessionid, s->id, N4_SESSIONID_SIZE);
+	out->fore = in->fore;
+	out->fore.maxrequests = nslots;
+	out->fore.maxresponsesize_cached = cache_max;
+	/* No back channel is granted (no callbacks until delegations): echo it. */
+	out->back = in->back;
+	out->flags = 0;
+	return s;
+}
+
+static enum n4_result
+create_locked(const struct n4_create_in *in, struct n4_create_out *out)
+{
+	struct n4_client *c = find_client(in->clientid), *old;
+
+	if (c == NULL)
+		return N4_STALE_CLIENTID;
+	if (!same_principal(&c->who, &in->who))
+		return N4_CLID_INUSE;
+	if (c->cs_cached && in->sequence == c->cs_seq - 1) {
+		*out = c->cs_reply;		/* a retry: the same answer */
+		return N4_OK;
+	}
+	if (in->sequence != c->cs_seq)
+		return N4_SEQ_MISORDERED;
+	if (session_new(c, in, out) == NULL)
+		return N4_NOSPC;
+	out->sequence = in->sequence;
+	if (!c->confirmed) {
+		/* Case 5 of EXCHANGE_ID ends here: the restarted client's old record goes. */
+		if ((old = find_owner(c->owner, c->ownerlen, 1)) != NULL)
+			client_destroy(old);
+		c->confirmed = 1;
+	}
+	c->cs_seq++;
+	c->cs_reply = *out;
+	c->cs_cached = 1;
+	c->renewed = now_secs();
+	return N4_OK;
+}
+
+enum n4_result
+n4_create_session(const struct n4_create_in *in, struct n4_create_out *out)
+{
+	enum n4_result r;
+
+	pthread_mutex_lock(&n4_lock);
+	r = create_locked(in, out);
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+static void
+sequence_answer(const struct n4_session *s, struct n4_sequence_out *out)
+{
+	out->highest_slotid = s->nslots - 1;
+	out->target_highest_slotid = s->nslots - 1;
+	out->status_flags = 0;
+	out->maxoperations = s->maxops;
+	out->clientid = s->clp->clientid;
+}
+
+/* RFC 8881 2.10.6.1: a new request, a retry, or neither. */
+static enum n4_result
+sequence_locked(const struct n4_sequence_in *in, struct n4_sequence_out *out,
+    struct n4_slot_ref *ref, void *cache, size_t *cachelen)
+{
+	struct n4_session *s = find_session(in->sessionid);
+	struct n4_slot *slot;
+
+	if (s == NULL)
+		return N4_BADSESSION;
+	if (in->slotid >= s->nslots)
+		return N4_BADSLOT;
+	if (in->nops > s->maxops)
+		return N4_TOO_MANY_OPS;
+	slot = &s->slots[in->slotid];
+	if (slot->used && in->sequenceid == slot->seq) {
+		if (slot->busy)
+			return N4_DELAY;
+		sequence_answer(s, out);
+		if (!slot->cached)
+			return N4_REPLAY_UNCACHED;
+		memcpy(cache, slot->reply, slot->len);
+		*cachelen = slot->len;
+		return N4_REPLAY;
+	}
+	if (in->sequenceid != slot->seq + 1)
+		return N4_SEQ_MISORDERED;
+	slot->seq = in->sequenceid;
+	slot->used = 1;
+	slot->busy = 1;
+	slot->cached = 0;
+	s->refs++;
+	s->clp->renewed = now_secs();
+	sequence_answer(s, out);
+	ref->session = s;
+	ref->slot = in->slotid;
+	ref->cache_max = s->cache_max;
+	return N4_OK;
+}
+
+enum n4_result
+n4_sequence(const struct n4_sequence_in *in, struct n4_sequence_out *out,
+    struct n4_slot_ref *ref, void *cache, size_t *cachelen)
+{
+	enum n4_result r;
+
+	pthread_mutex_lock(&n4_lock);
+	r = sequence_locked(in, out, ref, cache, cachelen);
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+void
+n4_slot_done(struct n4_slot_ref *ref, const void *reply, size_t len)
+{
+	struct n4_session *s = ref->session;
+	struct n4_slot *slot;
+
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&n4_lock);
+	slot = &s->slots[ref->slot];
+	slot->busy = 0;
+	if (reply && len <= s->cache_max && !s->dead) {
+		if (slot->reply == NULL)
+			slot->reply = malloc(s->cache_max);
+		if (slot->reply) {
+			memcpy(slot->reply, reply, len);
+			slot->len = (uint16_t)len;
+			slot->cached = 1;
+		}
+	}
+	if (--s->refs == 0 && s->dead)
+		session_free(s);
+	pthread_mutex_unlock(&n4_lock);
+	ref->session = NULL;
+}
+
+enum n4_result
+n4_destroy_session(const uint8_t sessionid[N4_SESSIONID_SIZE])
+{
+	struct n4_session *s;
+	enum n4_result r = N4_BADSESSION;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((s = find_session(sessionid)) != NULL) {
+		session_destroy(s);
+		r = N4_OK;
+	}
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+enum n4_result
+n4_destroy_clientid(uint64_t clientid)
+{
+	struct n4_client *c;
+	enum n4_result r = N4_STALE_CLIENTID;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((c = find_client(clientid)) != NULL) {
+		r = c->nsessions ? N4_CLIENTID_BUSY : N4_OK;
+		if (r == N4_OK)
+			client_destroy(c);
+	}
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+enum n4_result
+n4_reclaim_complete(const struct n4_slot_ref *ref)
+{
+	struct n4_client *c;
+	enum n4_result r = N4_BADSESSION;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((c = ref->session->clp) != NULL) {
+		r = c->reclaim_complete ? N4_COMPLETE_ALREADY : N4_OK;
+		c->reclaim_complete = 1;
+	}
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+enum n4_result
+n4_session_exists(const uint8_t sessionid[N4_SESSIONID_SIZE])
+{
+	enum n4_result r;
+
+	pthread_mutex_lock(&n4_lock);
+	r = find_session(sessionid) ? N4_OK : N4_BADSESSION;
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+int
+n4_slot_is_session(const struct n4_slot_ref *ref, const uint8_t sessionid[N4_SESSIONID_SIZE])
+{
+	/* The id of a session held cannot change under us: it is freed only when released. */
+	return ref->session && memcmp(ref->session->id, sessionid, N4_SESSIONID_SIZE) == 0;
+}
+
+void
+n4_clients_tick(void)
+{
+	time_t now = now_secs();
+	struct n4_client *c, *next;
+
+	pthread_mutex_lock(&n4_lock);
+	TAILQ_FOREACH_SAFE(c, &all_clients, link, next)
+		if (client_expired(c, now)) {
+			log_debug("NFSv4 client %016llx: lease expired",
+			    (unsigned long long)c->clientid);
+			client_destroy(c);
+		}
+	pthread_mutex_unlock(&n4_lock);
+}
+
+void
+n4_clients_count(struct n4_counts *out)
+{
+	const struct n4_client *c;
+
+	pthread_mutex_lock(&n4_lock);
+	out->clients = nclients;
+	out->confirmed = 0;
+	TAILQ_FOREACH(c, &all_clients, link)
+		out->confirmed += c->confirmed != 0;
+	out->sessions = nsessions;
+	out->cache_reserved = cache_reserved;
+	pthread_mutex_unlock(&n4_lock);
+}

@@ -1,0 +1,150 @@
+/*
+ * NFSv4.1 clients and sessions (RFC 8881 2.4, 2.10, 18.35-18.37, 18.46):
+ * the client records EXCHANGE_ID makes and CREATE_SESSION confirms, their
+ * sessions, and each session's slot table with its reply cache. Plain data
+ * in, a result code out: the protocol room (proto/nfs4_session.c) decodes,
+ * calls here and encodes, and maps these results to nfsstat4 in one table.
+ *
+ * Everything a client can make us hold is bounded (DESIGN.md): records,
+ * sessions per client and in all, slots per session, and the bytes of
+ * cached replies, which CREATE_SESSION reserves from one budget.
+ */
+#ifndef USERNFSD_NFS4_CLIENTS_H
+#define USERNFSD_NFS4_CLIENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define N4_MAX_CLIENTS		1024
+#define N4_MAX_SESSIONS_CLIENT	8
+#define N4_MAX_SESSIONS		1024
+#define N4_MAX_SLOTS		64
+#define N4_SLOT_CACHE_MAX	4096	/* bytes a slot keeps of a cachethis reply */
+#define N4_CACHE_BUDGET		(64u << 20)	/* slot caches of every session together */
+#define N4_LEASE_SECS		90
+#define N4_OWNER_MAX		1024	/* co_ownerid bytes (NFS4_OPAQUE_LIMIT) */
+#define N4_SESSIONID_SIZE	16
+#define N4_VERIFIER_SIZE	8
+
+enum n4_result {
+	N4_OK,
+	N4_STALE_CLIENTID,	/* no such client (or one of an earlier boot) */
+	N4_CLID_INUSE,		/* the owner is held by another principal */
+	N4_NOENT,		/* an update of a record that is not there */
+	N4_NOT_SAME,		/* an update with another verifier */
+	N4_PERM,		/* an update by another principal */
+	N4_SEQ_MISORDERED,
+	N4_BADSESSION,
+	N4_BADSLOT,
+	N4_DELAY,		/* the slot is busy, or the table is full for now */
+	N4_NOSPC,		/* no session can be made: the limits */
+	N4_CLIENTID_BUSY,	/* DESTROY_CLIENTID with sessions left */
+	N4_COMPLETE_ALREADY,
+	N4_TOO_MANY_OPS,	/* SEQUENCE: more operations than the session grants */
+	N4_REPLAY,		/* SEQUENCE: a retry, answered from the slot's cache */
+	N4_REPLAY_UNCACHED,	/* SEQUENCE: a retry of a reply not kept */
+	N4_NRESULTS
+};
+
+/* Who sent a call, as far as client records care (RFC 8881 2.4.3). */
+struct n4_principal {
+	uint32_t flavor, uid, gid;
+};
+
+struct n4_exchange_in {
+	const void *owner;
+	size_t ownerlen;
+	uint8_t verifier[N4_VERIFIER_SIZE];
+	struct n4_principal who;
+	int update;		/* EXCHGID4_FLAG_UPD_CONFIRMED_REC_A */
+};
+
+struct n4_exchange_out {
+	uint64_t clientid;
+	uint32_t sequenceid;
+	int confirmed;
+};
+
+/* One direction's channel attributes (channel_attrs4 without RDMA). */
+struct n4_channel {
+	uint32_t maxrequestsize, maxresponsesize, maxresponsesize_cached;
+	uint32_t maxoperations, maxrequests;
+};
+
+struct n4_create_in {
+	uint64_t clientid;
+	uint32_t sequence;
+	struct n4_principal who;
+	uint32_t flags;		/* CREATE_SESSION4_FLAG_*, as asked */
+	struct n4_channel fore, back;
+	uint32_t cb_program;
+};
+
+struct n4_create_out {
+	uint8_t sessionid[N4_SESSIONID_SIZE];
+	uint32_t sequence;
+	uint32_t flags;		/* as granted */
+	struct n4_channel fore, back;
+};
+
+/* What SEQUENCE hands the rest of the compound: the slot it holds. */
+struct n4_slot_ref {
+	struct n4_session *session;
+	uint32_t slot;
+	uint32_t cache_max;	/* bytes its cache may keep */
+};
+
+struct n4_sequence_in {
+	uint8_t sessionid[N4_SESSIONID_SIZE];
+	uint32_t sequenceid, slotid, highest_slotid;
+	uint32_t nops;		/* operations in the compound */
+};
+
+struct n4_sequence_out {
+	uint32_t highest_slotid, target_highest_slotid, status_flags;
+	uint32_t maxoperations;		/* as granted to the session */
+	uint64_t clientid;
+};
+
+/* At start-up: the server's instance (the clientids of an earlier boot go stale). */
+void n4_clients_init(void);
+/* Once a second or so, from the daemon's loop: forgets expired records. */
+void n4_clients_tick(void);
+
+enum n4_result n4_exchange_id(const struct n4_exchange_in *in, struct n4_exchange_out *out);
+/*
+ * Grants the channels as asked but within our limits (slots, operations,
+ * cached bytes, which it reserves from the budget); replays the cached
+ * answer to a retry of the last one.
+ */
+enum n4_result n4_create_session(const struct n4_create_in *in, struct n4_create_out *out);
+/*
+ * Takes the slot: N4_OK (ref held until n4_slot_done), N4_REPLAY with the
+ * cached reply copied to cache (at most N4_SLOT_CACHE_MAX bytes; its length
+ * in *cachelen, no ref held), N4_REPLAY_UNCACHED (no ref), or an error.
+ */
+enum n4_result n4_sequence(const struct n4_sequence_in *in, struct n4_sequence_out *out,
+    struct n4_slot_ref *ref, void *cache, size_t *cachelen);
+/* Ends the compound on the slot; keeps reply (len bytes) if it is not NULL and fits. */
+void n4_slot_done(struct n4_slot_ref *ref, const void *reply, size_t len);
+/*
+ * DESTROY_SESSION. The compound's own session may be the one: it is gone
+ * for new calls at once, and freed when the last slot held on it is done.
+ */
+enum n4_result n4_destroy_session(const uint8_t sessionid[N4_SESSIONID_SIZE]);
+enum n4_result n4_destroy_clientid(uint64_t clientid);
+/* RECLAIM_COMPLETE for the whole client of the session in ref. */
+enum n4_result n4_reclaim_complete(const struct n4_slot_ref *ref);
+/* BIND_CONN_TO_SESSION: the session exists (its fore channel takes any connection). */
+enum n4_result n4_session_exists(const uint8_t sessionid[N4_SESSIONID_SIZE]);
+/* Is the held slot's session this one? */
+int n4_slot_is_session(const struct n4_slot_ref *ref, const uint8_t sessionid[N4_SESSIONID_SIZE]);
+
+/* For the gauges: records, confirmed ones, sessions, cached reply bytes reserved. */
+struct n4_counts {
+	unsigned clients, confirmed, sessions;
+	size_t cache_reserved;
+};
+void n4_clients_count(struct n4_counts *c);
+
+#endif
