@@ -15,8 +15,12 @@
 /* What --nfs-versions names, as bits (NFSv4.1 and 4.2 join with issue 27's rooms). */
 #define NFSVERS_2	0x01
 #define NFSVERS_3	0x02
+#define NFSVERS_4_1	0x04
+#define NFSVERS_4_2	0x08
+#define NFSVERS_4	(NFSVERS_4_1 | NFSVERS_4_2)
+/* Until NFSv4 serves files, a stock mount must keep falling back to v3. */
 #define NFSVERS_DEFAULT	(NFSVERS_2 | NFSVERS_3)
-#define NFSVERS_ALL	(NFSVERS_2 | NFSVERS_3)
+#define NFSVERS_ALL	(NFSVERS_2 | NFSVERS_3 | NFSVERS_4)
 
 /*
  * "2,3" (rpc.nfsd -V's names) into bits. 0, or -1 with a message in err

@@ -1,0 +1,280 @@
+/*
+ * NFSv4.1 session operations (RFC 8881 18.34-18.37, 18.46, 18.50, 18.51):
+ * EXCHANGE_ID, CREATE_SESSION, SEQUENCE, DESTROY_SESSION, DESTROY_CLIENTID,
+ * RECLAIM_COMPLETE and BIND_CONN_TO_SESSION. Decoded arguments go to the
+ * state layer (state/nfs4_clients.c) as plain data; its results come back
+ * through one table.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "nfs4_ops.h"
+#include "rpc/transport.h"
+
+static const nfsstat4 n4_status[N4_NRESULTS] = {
+	[N4_OK] = NFS4_OK,
+	[N4_STALE_CLIENTID] = NFS4ERR_STALE_CLIENTID,
+	[N4_CLID_INUSE] = NFS4ERR_CLID_INUSE,
+	[N4_NOENT] = NFS4ERR_NOENT,
+	[N4_NOT_SAME] = NFS4ERR_NOT_SAME,
+	[N4_PERM] = NFS4ERR_PERM,
+	[N4_SEQ_MISORDERED] = NFS4ERR_SEQ_MISORDERED,
+	[N4_BADSESSION] = NFS4ERR_BADSESSION,
+	[N4_BADSLOT] = NFS4ERR_BADSLOT,
+	[N4_DELAY] = NFS4ERR_DELAY,
+	[N4_NOSPC] = NFS4ERR_NOSPC,
+	[N4_CLIENTID_BUSY] = NFS4ERR_CLIENTID_BUSY,
+	[N4_COMPLETE_ALREADY] = NFS4ERR_COMPLETE_ALREADY,
+	[N4_TOO_MANY_OPS] = NFS4ERR_TOO_MANY_OPS,
+	[N4_REPLAY] = NFS4_OK,
+	[N4_REPLAY_UNCACHED] = NFS4_OK,
+};
+
+/* The smallest channel a compound with SEQUENCE fits in (RFC 8881 18.36.3, TOOSMALL). */
+#define N4_MIN_REQUEST	128
+#define N4_MIN_RESPONSE	128
+/* Requests carry a 1 MiB WRITE and its headers; replies a 1 MiB READ. */
+#define N4_MAX_REQUEST	RPC_MAX_RECORD
+#define N4_MAX_RESPONSE	RPC_MAX_RECORD
+
+static struct n4_principal
+principal_of(const struct n4_compound *c)
+{
+	struct n4_principal p = { c->call->cred.flavor, c->call->cred.uid, c->call->cred.gid };
+
+	return p;
+}
+
+/* The server's name, for the owner and scope: heads of one file system share neither. */
+static const char *
+server_name(void)
+{
+	static char name[256];
+
+	if (name[0] == '\0' && gethostname(name, sizeof(name) - 1) < 0)
+		strcpy(name, "usernfsd");
+	return name;
+}
+
+static nfsstat4
+exchange_check(uint32_t minor, const EXCHANGE_ID4args *a)
+{
+	uint32_t mask = EXCHGID4_FLAG_MASK_A | (minor >= 2 ? EXCHGID4_FLAG_SUPP_FENCE_OPS : 0);
+
+	if (a->eia_flags & ~mask)
+		return NFS4ERR_INVAL;
+	if (a->eia_clientowner.co_ownerid.co_ownerid_len == 0)
+		return NFS4ERR_INVAL;
+	switch (a->eia_state_protect.spa_how) {
+	case SP4_NONE:
+		return NFS4_OK;
+	case SP4_MACH_CRED:
+		return NFS4ERR_INVAL;		/* needs RPCSEC_GSS integrity (issue 28) */
+	case SP4_SSV:
+		return NFS4ERR_ENCR_ALG_UNSUPP;
+	}
+	return NFS4ERR_INVAL;
+}
+
+nfsstat4
+n4_op_exchange_id(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	EXCHANGE_ID4args *args = &a->nfs_argop4_u.opexchange_id;
+	EXCHANGE_ID4resok *ok = &r->nfs_resop4_u.opexchange_id.EXCHANGE_ID4res_u.eir_resok4;
+	struct n4_exchange_in in;
+	struct n4_exchange_out out;
+	nfs_impl_id4 *impl;
+	enum n4_result res;
+	nfsstat4 st = exchange_check(c->minor, args);
+
+	if (st != NFS4_OK)
+		return st;
+	memset(&in, 0, sizeof(in));
+	in.owner = args->eia_clientowner.co_ownerid.co_ownerid_val;
+	in.ownerlen = args->eia_clientowner.co_ownerid.co_ownerid_len;
+	memcpy(in.verifier, args->eia_clientowner.co_verifier, N4_VERIFIER_SIZE);
+	in.who = principal_of(c);
+	in.update = (args->eia_flags & EXCHGID4_FLAG_UPD_CONFIRMED_REC_A) != 0;
+	if ((res = n4_exchange_id(&in, &out)) != N4_OK)
+		return n4_status[res];
+	if ((impl = call_alloc(c->call, sizeof(*impl))) == NULL)
+		return NFS4ERR_SERVERFAULT;
+	ok->eir_clientid = out.clientid;
+	ok->eir_sequenceid = out.sequenceid;
+	/* Exactly one pNFS role (RFC 8881 13.1): we serve no layouts. */
+	ok->eir_flags = EXCHGID4_FLAG_USE_NON_PNFS | (out.confirmed ? EXCHGID4_FLAG_CONFIRMED_R : 0);
+	ok->eir_state_protect.spr_how = SP4_NONE;
+	ok->eir_server_owner.so_minor_id = 0;
+	ok->eir_server_owner.so_major_id.so_major_id_val = (char *)server_name();
+	ok->eir_server_owner.so_major_id.so_major_id_len = (u_int)strlen(server_name());
+	ok->eir_server_scope.eir_server_scope_val = (char *)server_name();
+	ok->eir_server_scope.eir_server_scope_len = (u_int)strlen(server_name());
+	impl->nii_domain.utf8string_val = (char *)"usernfsd.invalid";
+	impl->nii_domain.utf8string_len = (u_int)strlen("usernfsd.invalid");
+	impl->nii_name.utf8string_val = (char *)"usernfsd " PACKAGE_VERSION;
+	impl->nii_name.utf8string_len = (u_int)strlen("usernfsd " PACKAGE_VERSION);
+	ok->eir_server_impl_id.eir_server_impl_id_val = impl;
+	ok->eir_server_impl_id.eir_server_impl_id_len = 1;
+	return NFS4_OK;
+}
+
+static uint32_t
+clamp(uint32_t v, uint32_t max)
+{
+	return v < max ? v : max;
+}
+
+static void
+channel_in(const channel_attrs4 *ca, struct n4_channel *ch)
+{
+	ch->maxrequestsize = clamp(ca->ca_maxrequestsize, N4_MAX_REQUEST);
+	ch->maxresponsesize = clamp(ca->ca_maxresponsesize, N4_MAX_RESPONSE);
+	ch->maxresponsesize_cached = ca->ca_maxresponsesize_cached;
+	ch->maxoperations = clamp(ca->ca_maxoperations, N4_MAX_OPS);
+	ch->maxrequests = ca->ca_maxrequests;
+}
+
+/* As granted: no header padding, no RDMA. */
+static void
+channel_out(const struct n4_channel *ch, channel_attrs4 *ca)
+{
+	memset(ca, 0, sizeof(*ca));
+	ca->ca_maxrequestsize = ch->maxrequestsize;
+	ca->ca_maxresponsesize = ch->maxresponsesize;
+	ca->ca_maxresponsesize_cached = ch->maxresponsesize_cached;
+	ca->ca_maxoperations = ch->maxoperations;
+	ca->ca_maxrequests = ch->maxrequests;
+}
+
+static int
+channel_too_small(const channel_attrs4 *ca)
+{
+	return ca->ca_maxrequestsize < N4_MIN_REQUEST || ca->ca_maxresponsesize < N4_MIN_RESPONSE ||
+	    ca->ca_maxoperations < 2 || ca->ca_maxrequests == 0;
+}
+
+nfsstat4
+n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	CREATE_SESSION4args *args = &a->nfs_argop4_u.opcreate_session;
+	CREATE_SESSION4resok *ok = &r->nfs_resop4_u.opcreate_session.CREATE_SESSION4res_u.csr_resok4;
+	struct n4_create_in in;
+	struct n4_create_out out;
+	enum n4_result res;
+
+	if (channel_too_small(&args->csa_fore_chan_attrs))
+		return NFS4ERR_TOOSMALL;
+	memset(&in, 0, sizeof(in));
+	in.clientid = args->csa_clientid;
+	in.sequence = args->csa_sequence;
+	in.who = principal_of(c);
+	in.flags = args->csa_flags;
+	channel_in(&args->csa_fore_chan_attrs, &in.fore);
+	channel_in(&args->csa_back_chan_attrs, &in.back);
+	in.cb_program = args->csa_cb_program;
+	if ((res = n4_create_session(&in, &out)) != N4_OK)
+		return n4_status[res];
+	memcpy(ok->csr_sessionid, out.sessionid, N4_SESSIONID_SIZE);
+	ok->csr_sequence = out.sequence;
+	ok->csr_flags = out.flags;
+	channel_out(&out.fore, &ok->csr_fore_chan_attrs);
+	channel_out(&out.back, &ok->csr_back_chan_attrs);
+	return NFS4_OK;
+}
+
+nfsstat4
+n4_op_sequence(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	SEQUENCE4args *args = &a->nfs_argop4_u.opsequence;
+	SEQUENCE4resok *ok = &r->nfs_resop4_u.opsequence.SEQUENCE4res_u.sr_resok4;
+	struct n4_sequence_in in;
+	struct n4_sequence_out out;
+	enum n4_result res;
+	void *cache = call_alloc(c->call, N4_SLOT_CACHE_MAX);
+
+	if (cache == NULL)
+		return NFS4ERR_SERVERFAULT;
+	memcpy(in.sessionid, args->sa_sessionid, N4_SESSIONID_SIZE);
+	in.sequenceid = args->sa_sequenceid;
+	in.slotid = args->sa_slotid;
+	in.highest_slotid = args->sa_highest_slotid;
+	in.nops = c->nops;
+	res = n4_sequence(&in, &out, &c->slot, cache, &c->replay_len);
+	switch (res) {
+	case N4_OK:
+		c->in_session = 1;
+		c->cachethis = args->sa_cachethis;
+		break;
+	case N4_REPLAY:
+		c->replay = cache;
+		return NFS4_OK;
+	case N4_REPLAY_UNCACHED:
+		c->replay_uncached = 1;
+		break;
+	default:
+		return n4_status[res];
+	}
+	memcpy(ok->sr_sessionid, args->sa_sessionid, N4_SESSIONID_SIZE);
+	ok->sr_sequenceid = args->sa_sequenceid;
+	ok->sr_slotid = args->sa_slotid;
+	ok->sr_highest_slotid = out.highest_slotid;
+	ok->sr_target_highest_slotid = out.target_highest_slotid;
+	ok->sr_status_flags = out.status_flags;
+	return NFS4_OK;
+}
+
+nfsstat4
+n4_op_destroy_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	DESTROY_SESSION4args *args = &a->nfs_argop4_u.opdestroy_session;
+
+	(void)r;
+	/* Its own session, after SEQUENCE: only as the last operation (RFC 8881 18.37.3). */
+	if (c->in_session && c->index + 1 < c->nops &&
+	    n4_slot_is_session(&c->slot, (const uint8_t *)args->dsa_sessionid))
+		return NFS4ERR_NOT_ONLY_OP;
+	return n4_status[n4_destroy_session((const uint8_t *)args->dsa_sessionid)];
+}
+
+nfsstat4
+n4_op_destroy_clientid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	(void)c; (void)r;
+	return n4_status[n4_destroy_clientid(a->nfs_argop4_u.opdestroy_clientid.dca_clientid)];
+}
+
+nfsstat4
+n4_op_reclaim_complete(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	(void)r;
+	/* One file system's: that of the current filehandle, which nothing sets yet. */
+	if (a->nfs_argop4_u.opreclaim_complete.rca_one_fs)
+		return NFS4ERR_NOFILEHANDLE;
+	return n4_status[n4_reclaim_complete(&c->slot)];
+}
+
+/*
+ * The fore channel takes any connection (SP4_NONE); no back channel is
+ * offered before callbacks exist, so a client that must have one hears
+ * INVAL.
+ */
+nfsstat4
+n4_op_bind_conn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	BIND_CONN_TO_SESSION4args *args = &a->nfs_argop4_u.opbind_conn_to_session;
+	BIND_CONN_TO_SESSION4resok *ok =
+	    &r->nfs_resop4_u.opbind_conn_to_session.BIND_CONN_TO_SESSION4res_u.bctsr_resok4;
+	enum n4_result res;
+
+	(void)c;
+	if (args->bctsa_dir != CDFC4_FORE && args->bctsa_dir != CDFC4_FORE_OR_BOTH)
+		return NFS4ERR_INVAL;
+	if ((res = n4_session_exists((const uint8_t *)args->bctsa_sessid)) != N4_OK)
+		return n4_status[res];
+	memcpy(ok->bctsr_sessid, args->bctsa_sessid, N4_SESSIONID_SIZE);
+	ok->bctsr_dir = CDFS4_FORE;
+	ok->bctsr_use_conn_in_rdma_mode = FALSE;
+	return NFS4_OK;
+}
