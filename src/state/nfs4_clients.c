@@ -600,6 +600,23 @@ n4_clients_tick(void)
 	pthread_mutex_unlock(&n4_lock);
 }
 
+/*
+ * Forgets every client and session, as a restart would, but keeps the
+ * instance: for the fuzzer, which builds its fixture again after each call.
+ * A session a compound still holds stays until its slot is done.
+ */
+void
+n4_clients_reset(void)
+{
+	struct n4_client *c;
+
+	pthread_mutex_lock(&n4_lock);
+	while ((c = TAILQ_FIRST(&all_clients)) != NULL)
+		client_destroy(c);
+	next_client = next_session = 1;
+	pthread_mutex_unlock(&n4_lock);
+}
+
 void
 n4_clients_count(struct n4_counts *out)
 {

@@ -140,6 +140,9 @@ enum n4_result n4_session_exists(const uint8_t sessionid[N4_SESSIONID_SIZE]);
 /* Is the held slot's session this one? */
 int n4_slot_is_session(const struct n4_slot_ref *ref, const uint8_t sessionid[N4_SESSIONID_SIZE]);
 
+/* Every client and session gone (the fuzzer's fixture is built again after each call). */
+void n4_clients_reset(void);
+
 /* For the gauges: records, confirmed ones, sessions, cached reply bytes reserved. */
 struct n4_counts {
 	unsigned clients, confirmed, sessions;
