@@ -82,6 +82,7 @@
 #include "fs/fsops.h"
 #include "fs/icache.h"
 #include "state/locks.h"
+#include "state/nfs4_clients.h"
 #include "log.h"
 #include "proto/mountd.h"
 #include "proto/nfs_program.h"
@@ -98,6 +99,7 @@
 #include "rpc/nlm_prot.h"
 
 #include "../rpcraw.h"
+#include "fuzz_rpc.h"
 #include "seeds.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -116,7 +118,7 @@ static const uint8_t fuzz_key[FH_KEY_LEN] = "usernfsd-fuzzrpc";
  */
 static int errfd = 2;
 
-static void PRINTFLIKE(1, 2)
+void
 die(const char *fmt, ...)
 {
 	char msg[1024];
@@ -131,11 +133,6 @@ die(const char *fmt, ...)
 
 /* ---- the scratch tree ---- */
 
-/* Objects with handles; their paths are relative to the scratch directory. */
-enum obj {
-	O_ROOT, O_FILE, O_EMPTY, O_DIR, O_SUB, O_INNER, O_LINK, O_ESCAPE, O_FIFO,
-	O_RO_ROOT, O_RO_FILE, NOBJ
-};
 
 struct node {
 	const char *path;
@@ -669,6 +666,7 @@ expand(const uint8_t *in, size_t n, uint8_t *out)
 
 	while (i < n && o + 4200 < MAX_MSG) {
 		const uint8_t *m = in + i;
+		size_t used, wrote;
 
 		if (n - i >= 12 && memcmp(m, mark3, 7) == 0 && (m[7] == 'H' || m[7] == 'P')) {
 			uint8_t idx = m[8], x = m[9], y = m[10], z = m[11];
@@ -698,6 +696,9 @@ expand(const uint8_t *in, size_t n, uint8_t *out)
 				o += emit_opaque(out + o, p, len);
 			}
 			i += 12;
+		} else if ((used = n4fx_expand(m, n - i, out + o, &wrote)) != 0) {
+			i += used;
+			o += wrote;
 		} else if (n - i >= FH2_LEN && memcmp(m, mark2, 4) == 0) {
 			uint8_t y = m[6], z = m[7];
 
@@ -723,6 +724,7 @@ static uint8_t *msgbuf;
  * calls of its own since.)
  */
 static int locks_touched;
+static int v4_touched;		/* an NFSv4 call ran: fuzz_rpc_nfs4.c's fixture again */
 
 static void
 set_peer(struct rpc_req *req, uint8_t how)
@@ -764,7 +766,7 @@ run_input(const uint8_t *data, size_t size, int capture)
 	struct rpc_req *req;
 	struct rpc_call c;
 	uint8_t *buf;
-	uint32_t prog;
+	uint32_t prog = 0, vers;
 	size_t len;
 
 	if (size < 1)
@@ -782,6 +784,8 @@ run_input(const uint8_t *data, size_t size, int capture)
 	set_peer(req, data[0]);
 	if (req_call_word(req, 3, &prog) && prog == NLM_PROG)
 		locks_touched = 1;
+	if (prog == NFS_PROGRAM && req_call_word(req, 4, &vers) && vers == 4)
+		v4_touched = 1;
 
 	memset(&cur, 0, sizeof(cur));
 	cur.capture = capture;
@@ -792,16 +796,16 @@ run_input(const uint8_t *data, size_t size, int capture)
 	c.w = worker;
 	if (creds_root(call_creds(&c)) < 0)
 		die("cannot switch back to root");
+	/* The NFSv4 state is put back at once: the seed writer's calls meet it too. */
+	if (v4_touched) {
+		n4fx_build();
+		v4_touched = 0;
+	}
 }
 
 /* ---- a little client, for start-up and for writing seeds ----
  * Messages are encoded with tests/rpcraw.h's encoder. */
 
-struct msg {
-	uint8_t buf[8192];
-	struct rr_enc e;	/* the call, after the byte of buf[0] */
-	uint32_t prog, vers, proc;
-};
 
 static void
 begin_xid(struct msg *m, uint32_t xid, uint32_t prog, uint32_t vers, uint32_t proc,
@@ -819,7 +823,7 @@ begin_xid(struct msg *m, uint32_t xid, uint32_t prog, uint32_t vers, uint32_t pr
 	rr_enc_callhdr(&m->e, xid, prog, vers, proc, auth_sys ? &cred.auth : NULL);
 }
 
-static void
+void
 begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
 {
 	static uint32_t xid = 0x46555a00;	/* "FUZ" */
@@ -827,7 +831,7 @@ begin(struct msg *m, uint32_t prog, uint32_t vers, uint32_t proc, int auth_sys)
 	begin_xid(m, ++xid, prog, vers, proc, auth_sys);
 }
 
-static size_t
+size_t
 msg_len(struct msg *m)
 {
 	return 1 + m->e.len;
@@ -842,7 +846,7 @@ fh3x(struct msg *m, enum obj i, uint8_t len, uint8_t pos, uint8_t xor)
 	rr_enc_opaque(&m->e, mk, 8);
 }
 
-static void
+void
 fh3m(struct msg *m, enum obj i)
 {
 	fh3x(m, i, 0, 0, 0);
@@ -1175,7 +1179,7 @@ static const char *seed_dir;
 static unsigned nseeds;
 
 /* Writes m as seed NAME and runs it; prints what came back. */
-static void
+void
 seed(struct msg *m, const char *name)
 {
 	const struct rpc_proc *proc;
@@ -1852,6 +1856,7 @@ write_seeds(void)
 	seed(&m, "bad-write-length");
 
 	write_nlm_seeds();
+	n4fx_seeds();
 }
 
 
@@ -1914,6 +1919,8 @@ init_server(void)
 		die("out of memory");
 	refresh_handles();
 	build_lock_fixture();
+	n4_clients_init();
+	n4fx_build();
 }
 
 int
