@@ -8,6 +8,7 @@
 
 #include "fs/fserr.h"
 #include "rpc/nfs3_prot.h"
+#include "rpc/nfs4_prot.h"
 
 /*
  * NFSv2 statuses beyond RFC 1094's list. Sun's own server cast errno into
@@ -27,6 +28,8 @@
 
 /* NFSv3 status for an errno value; unknown values become NFS3ERR_IO. */
 nfsstat3 errno_to_nfs3(int err);
+/* NFSv4 status for an errno value; unknown values become NFS4ERR_IO. */
+nfsstat4 errno_to_nfs4(int err);
 /* NFSv2 status (an nfsstat value) for an errno value, or NFS2_DROP. */
 int errno_to_nfs2(int err);
 /* MOUNT v3 status for an errno value. */

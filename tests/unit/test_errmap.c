@@ -82,5 +82,19 @@ main(void)
 	CHECK(errno_to_mnt1(ENOENT) == 2);
 	CHECK(errno_to_mnt1(ENOTDIR) == 20);
 	CHECK(errno_to_mnt1(ENOMEM) == NFSERR_IO);
+	/* NFSv4: ACCESS (not ACCES), SYMLINK for a link where none may be, DELAY never RESOURCE. */
+	CHECK(errno_to_nfs4(0) == NFS4_OK);
+	CHECK(errno_to_nfs4(EACCES) == NFS4ERR_ACCESS);
+	CHECK(errno_to_nfs4(ENOENT) == NFS4ERR_NOENT);
+	CHECK(errno_to_nfs4(ESTALE) == NFS4ERR_STALE);
+	CHECK(errno_to_nfs4(EBADHANDLE) == NFS4ERR_BADHANDLE);
+	CHECK(errno_to_nfs4(ELOOP) == NFS4ERR_SYMLINK);
+	CHECK(errno_to_nfs4(ENOMEM) == NFS4ERR_DELAY);
+	CHECK(errno_to_nfs4(EAGAIN) == NFS4ERR_DELAY);
+	CHECK(errno_to_nfs4(EBADCOOKIE) == NFS4ERR_BAD_COOKIE);
+	CHECK(errno_to_nfs4(ETOOSMALL) == NFS4ERR_TOOSMALL);
+	CHECK(errno_to_nfs4(ENODEV) == NFS4ERR_IO);
+	CHECK(errno_to_nfs4(EOPNOTSUPP) == NFS4ERR_NOTSUPP);
+	CHECK(errno_to_nfs4(12345) == NFS4ERR_IO);
 	return unit_done("test_errmap");
 }
