@@ -373,6 +373,16 @@ version_on(const struct rpc_version *v, const struct rpc_req *req)
 	return !(v->flags & RPC_VERS_TCP_ONLY) || req->proto != IPPROTO_UDP;
 }
 
+/* Does req's transport carry any version of p? */
+static int
+program_on(const struct rpc_program *p, const struct rpc_req *req)
+{
+	for (unsigned v = 0; v < p->nversions; v++)
+		if (version_on(&p->versions[v], req))
+			return 1;
+	return 0;
+}
+
 /* The range of versions of p that req's transport carries. */
 static void
 reply_prog_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid,
@@ -389,8 +399,6 @@ reply_prog_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid,
 		if (p->versions[v].vers > high)
 			high = p->versions[v].vers;
 	}
-	if (low > high)		/* none over this transport: UDP, with NFSv4 alone */
-		low = high = p->versions[0].vers;
 	memset(&r, 0, sizeof(r));
 	r.rm_xid = xid;
 	r.rm_direction = REPLY;
@@ -712,7 +720,8 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 		goto out;
 	}
 	prog = find_program(call.prog);
-	if (prog == NULL) {
+	/* NFSv4 alone, called over UDP: no version of it is there (RFC 5531's PROG_UNAVAIL). */
+	if (prog == NULL || !program_on(prog, req)) {
 		STAT_INC(ST_REJ_NO_PROGRAM);
 		reply_accepted(w, req, call.xid, PROG_UNAVAIL, NULL, NULL);
 		goto out;
