@@ -49,10 +49,11 @@ decode_write(XDR *x, WRITE4args *w)
 	    xdr_opaque_inplace(x, &w->data.data_val, &w->data.data_len, NFS4_MAXDATA);
 }
 
+/* Operations of later minor versions are not known to a compound of this one (RFC 8881 15.2). */
 static int
-op_known(uint32_t op)
+op_known(uint32_t op, uint32_t minor)
 {
-	return op >= OP_ACCESS && op <= N4_OP_LAST;
+	return op >= OP_ACCESS && op <= (minor >= 2 ? N4_OP_LAST : OP_RECLAIM_COMPLETE);
 }
 
 /* One operation into o; FALSE with a->bad and a->bad_op set if it did not decode. */
@@ -67,7 +68,7 @@ decode_op(XDR *x, struct n4_args *a, nfs_argop4 *o)
 		a->bad_op = OP_ILLEGAL;
 		return FALSE;
 	}
-	if (!op_known(op)) {
+	if (!op_known(op, a->a.minorversion)) {
 		a->bad = NFS4ERR_OP_ILLEGAL;
 		a->bad_op = OP_ILLEGAL;
 		return FALSE;
@@ -209,6 +210,30 @@ bad_op(const struct n4_args *a, nfs_resop4 *r)
 	return a->bad;
 }
 
+/* An accepted reply's RPC header (AUTH_NONE verifier), then COMPOUND4res up to its results. */
+static size_t
+reply_header_size(const COMPOUND4args *a)
+{
+	return 24 + 4 + 4 + ((a->tag.utf8string_len + 3) & ~3u) + 4;
+}
+
+/*
+ * RFC 8881 2.10.6.4 and 18.36.3: a reply may not grow past the session's
+ * ca_maxresponsesize, nor past ca_maxresponsesize_cached when the client
+ * asked to cache it. The operation whose result crosses the line gets
+ * REP_TOO_BIG (or _TO_CACHE) in its place, and the compound stops there.
+ */
+static nfsstat4
+check_reply_size(const struct n4_compound *c, nfs_resop4 *r, size_t *size)
+{
+	*size += xdr_sizeof(XDRPROC(xdr_nfs_resop4), r);
+	if (*size > c->slot.resp_max)
+		return NFS4ERR_REP_TOO_BIG;
+	if (c->cachethis && *size > c->slot.cache_max)
+		return NFS4ERR_REP_TOO_BIG_TO_CACHE;
+	return *n4_res_status(r);
+}
+
 /*
  * The reply goes into the slot before it is sent, so that a retry that
  * crosses it finds it there. Kept only if the client asked and it fits.
@@ -240,6 +265,7 @@ nfs4_compound(struct rpc_call *call, void *argp, void *resp)
 	nfs_resop4 *res;
 	nfsstat4 st = NFS4_OK;
 	unsigned n = 0;
+	size_t size;
 
 	r->tag = a->a.tag;			/* the call's, freed after the reply is sent */
 	if (a->a.minorversion > 2 || !(minors_served & (1u << a->a.minorversion))) {
@@ -262,9 +288,12 @@ nfs4_compound(struct rpc_call *call, void *argp, void *resp)
 		return;
 	}
 	r->resarray.resarray_val = res;
+	size = reply_header_size(&a->a);
 	for (; n < a->ndecoded && st == NFS4_OK; n++) {
 		c.index = n;
 		st = run_op(&c, &a->a.argarray.argarray_val[n], &res[n]);
+		if (c.in_session && (st = check_reply_size(&c, &res[n], &size)) != NFS4_OK)
+			*n4_res_status(&res[n]) = st;
 		if (c.replay) {
 			/* A retry: the original reply, in whole, as it was sent. */
 			rep->raw = c.replay;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "nfs4_ops.h"
+#include "rpc/req.h"
 #include "rpc/transport.h"
 
 static const nfsstat4 n4_status[N4_NRESULTS] = {
@@ -28,6 +29,7 @@ static const nfsstat4 n4_status[N4_NRESULTS] = {
 	[N4_CLIENTID_BUSY] = NFS4ERR_CLIENTID_BUSY,
 	[N4_COMPLETE_ALREADY] = NFS4ERR_COMPLETE_ALREADY,
 	[N4_TOO_MANY_OPS] = NFS4ERR_TOO_MANY_OPS,
+	[N4_REQ_TOO_BIG] = NFS4ERR_REQ_TOO_BIG,
 	[N4_REPLAY] = NFS4_OK,
 	[N4_REPLAY_UNCACHED] = NFS4_OK,
 };
@@ -201,6 +203,7 @@ n4_op_sequence(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	in.slotid = args->sa_slotid;
 	in.highest_slotid = args->sa_highest_slotid;
 	in.nops = c->nops;
+	in.reqlen = c->call->req->len;
 	res = n4_sequence(&in, &out, &c->slot, cache, &c->replay_len);
 	switch (res) {
 	case N4_OK:

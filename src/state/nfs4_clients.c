@@ -39,6 +39,7 @@ struct n4_session {
 	int dead;			/* destroyed: freed when refs drops to 0 */
 	uint32_t cache_max, maxops;
 	size_t reserved;		/* nslots * cache_max, of the budget */
+	uint32_t maxreq, maxresp;	/* the fore channel's sizes, as granted */
 	uint32_t nslots;
 	struct n4_slot slots[];
 };
@@ -365,6 +366,8 @@ session_new(struct n4_client *c, const struct n4_create_in *in, struct n4_create
 	s->reserved = (size_t)nslots * cache_max;
 	cache_reserved += s->reserved;
 	memcpy(s->id, &instance, 4);
+	s->maxreq = in->fore.maxrequestsize;
+	s->maxresp = in->fore.maxresponsesize;
 	n = (uint32_t)c->clientid;
 	memcpy(s->id + 4, &n, 4);
 	n = next_session++;
@@ -459,6 +462,8 @@ sequence_locked(const struct n4_sequence_in *in, struct n4_sequence_out *out,
 	slot = &s->slots[in->slotid];
 	if (slot->used && in->sequenceid == slot->seq) {
 		if (slot->busy)
+	if (in->reqlen > s->maxreq)
+		return N4_REQ_TOO_BIG;
 			return N4_DELAY;
 		sequence_answer(s, out);
 		if (!slot->cached)
@@ -482,6 +487,7 @@ sequence_locked(const struct n4_sequence_in *in, struct n4_sequence_out *out,
 	return N4_OK;
 }
 
+	ref->resp_max = s->maxresp;
 enum n4_result
 n4_sequence(const struct n4_sequence_in *in, struct n4_sequence_out *out,
     struct n4_slot_ref *ref, void *cache, size_t *cachelen)

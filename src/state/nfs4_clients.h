@@ -41,6 +41,7 @@ enum n4_result {
 	N4_CLIENTID_BUSY,	/* DESTROY_CLIENTID with sessions left */
 	N4_COMPLETE_ALREADY,
 	N4_TOO_MANY_OPS,	/* SEQUENCE: more operations than the session grants */
+	N4_REQ_TOO_BIG,		/* SEQUENCE: a request longer than the session grants */
 	N4_REPLAY,		/* SEQUENCE: a retry, answered from the slot's cache */
 	N4_REPLAY_UNCACHED,	/* SEQUENCE: a retry of a reply not kept */
 	N4_NRESULTS
@@ -92,12 +93,14 @@ struct n4_slot_ref {
 	struct n4_session *session;
 	uint32_t slot;
 	uint32_t cache_max;	/* bytes its cache may keep */
+	uint32_t resp_max;	/* bytes a reply on the session may have (ca_maxresponsesize) */
 };
 
 struct n4_sequence_in {
 	uint8_t sessionid[N4_SESSIONID_SIZE];
 	uint32_t sequenceid, slotid, highest_slotid;
 	uint32_t nops;		/* operations in the compound */
+	size_t reqlen;		/* bytes of the call, RPC header included */
 };
 
 struct n4_sequence_out {
