@@ -229,3 +229,26 @@ fh_decode(const uint8_t *in, size_t len, struct fh *out)
 		return decode_v2(in, out);
 	return decode_v1(in, len, out);
 }
+
+size_t
+fh_encode_pseudo(uint64_t id, uint8_t out[FH_PSEUDO_LEN])
+{
+	memset(out, 0, FH_PSEUDO_LEN);
+	out[0] = FH_VERSION_PSEUDO;
+	be64_put(out + 8, id);
+	be64_put(out + 16, siphash24(fh_key, out, 16));
+	return FH_PSEUDO_LEN;
+}
+
+enum fh_status
+fh_decode_pseudo(const uint8_t *in, size_t len, uint64_t *id)
+{
+	if (len != FH_PSEUDO_LEN)
+		return FH_BADLEN;
+	if (in[0] != FH_VERSION_PSEUDO)
+		return FH_BADVERSION;
+	if (be64_get(in + 16) != siphash24(fh_key, in, 16))
+		return FH_BADMAC;
+	*id = be64_get(in + 8);
+	return FH_OK;
+}

@@ -27,6 +27,14 @@
  * cache matches it by kernel handle, so it finds the same object as the
  * v3 handle does. An object whose kernel handle is longer than 16 bytes
  * has no v2 handle at all (fh_encode_v2 says so).
+ *
+ * Layout of an NFSv4 pseudo file system handle (exactly FH_PSEUDO_LEN =
+ * 24 bytes, version 3): a directory on the way to the exports, not a file
+ * (proto/nfs4_pseudo.c); fh_decode refuses it, so no v2/v3 call names it.
+ *   0  u8   version (FH_VERSION_PSEUDO)
+ *   1  7    zero
+ *   8  u64  the node's id (a hash of its path)
+ *  16  u64  MAC over bytes 0..15
  */
 #ifndef USERNFSD_FH_H
 #define USERNFSD_FH_H
@@ -36,6 +44,8 @@
 
 #define FH_VERSION 1
 #define FH_VERSION_V2 2
+#define FH_VERSION_PSEUDO 3
+#define FH_PSEUDO_LEN 24
 #define FH_F_KERNEL 0x01
 #define FH_HDR_LEN 20
 #define FH_MAC_LEN 8
@@ -78,5 +88,8 @@ size_t fh_encode_v2(const struct fh *fh, uint8_t out[FH2_LEN]);
  * handle, anything else must be a v3 (version 1) handle.
  */
 enum fh_status fh_decode(const uint8_t *in, size_t len, struct fh *out);
+/* A pseudo file system node's handle, and its id back (FH_OK only for ours). */
+size_t fh_encode_pseudo(uint64_t id, uint8_t out[FH_PSEUDO_LEN]);
+enum fh_status fh_decode_pseudo(const uint8_t *in, size_t len, uint64_t *id);
 
 #endif
