@@ -15,6 +15,7 @@
 
 #include "log.h"
 #include "nfs4_clients.h"
+#include "nfs4_state.h"
 #include "queue.h"
 
 #define NBUCKETS 256
@@ -38,8 +39,8 @@ struct n4_session {
 	unsigned refs;			/* slots busy on it */
 	int dead;			/* destroyed: freed when refs drops to 0 */
 	uint32_t cache_max, maxops;
-	size_t reserved;		/* nslots * cache_max, of the budget */
 	uint32_t maxreq, maxresp;	/* the fore channel's sizes, as granted */
+	size_t reserved;		/* nslots * cache_max, of the budget */
 	uint32_t nslots;
 	struct n4_slot slots[];
 };
@@ -88,6 +89,7 @@ n4_clients_init(void)
 	 * or BADSESSION and recover, never another client's state.
 	 */
 	instance = (uint32_t)time(NULL);
+	n4_state_init(instance);
 }
 
 static unsigned
@@ -181,6 +183,7 @@ client_destroy(struct n4_client *c)
 
 	while ((s = TAILQ_FIRST(&c->sessions)) != NULL)
 		session_destroy(s);
+	n4_state_client_gone(c->clientid);
 	while (*pp != c)
 		pp = &(*pp)->hnext;
 	*pp = c->hnext;
@@ -363,11 +366,11 @@ session_new(struct n4_client *c, const struct n4_create_in *in, struct n4_create
 	s->nslots = nslots;
 	s->cache_max = cache_max;
 	s->maxops = in->fore.maxoperations;
+	s->maxreq = in->fore.maxrequestsize;
+	s->maxresp = in->fore.maxresponsesize;
 	s->reserved = (size_t)nslots * cache_max;
 	cache_reserved += s->reserved;
 	memcpy(s->id, &instance, 4);
-	s->maxreq = in->fore.maxrequestsize;
-	s->maxresp = in->fore.maxresponsesize;
 	n = (uint32_t)c->clientid;
 	memcpy(s->id + 4, &n, 4);
 	n = next_session++;
@@ -459,11 +462,11 @@ sequence_locked(const struct n4_sequence_in *in, struct n4_sequence_out *out,
 		return N4_BADSLOT;
 	if (in->nops > s->maxops)
 		return N4_TOO_MANY_OPS;
+	if (in->reqlen > s->maxreq)
+		return N4_REQ_TOO_BIG;
 	slot = &s->slots[in->slotid];
 	if (slot->used && in->sequenceid == slot->seq) {
 		if (slot->busy)
-	if (in->reqlen > s->maxreq)
-		return N4_REQ_TOO_BIG;
 			return N4_DELAY;
 		sequence_answer(s, out);
 		if (!slot->cached)
@@ -484,10 +487,10 @@ sequence_locked(const struct n4_sequence_in *in, struct n4_sequence_out *out,
 	ref->session = s;
 	ref->slot = in->slotid;
 	ref->cache_max = s->cache_max;
+	ref->resp_max = s->maxresp;
 	return N4_OK;
 }
 
-	ref->resp_max = s->maxresp;
 enum n4_result
 n4_sequence(const struct n4_sequence_in *in, struct n4_sequence_out *out,
     struct n4_slot_ref *ref, void *cache, size_t *cachelen)
@@ -549,7 +552,8 @@ n4_destroy_clientid(uint64_t clientid)
 
 	pthread_mutex_lock(&n4_lock);
 	if ((c = find_client(clientid)) != NULL) {
-		r = c->nsessions ? N4_CLIENTID_BUSY : N4_OK;
+		/* Sessions or state left: the client must give them back first (RFC 8881 18.50.3). */
+		r = c->nsessions || n4_state_client_busy(clientid) ? N4_CLIENTID_BUSY : N4_OK;
 		if (r == N4_OK)
 			client_destroy(c);
 	}

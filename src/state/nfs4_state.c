@@ -1,0 +1,410 @@
+/*
+ * NFSv4 open stateids and share reservations (nfs4_state.h).
+ *
+ * One mutex, taken after nfs4_clients.c's when both are held (a client
+ * that goes takes its stateids with it). Opens are found by stateid
+ * (other) and by file, in two hash tables; a client's count bounds what
+ * it may hold.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "nfs4_state.h"
+
+#define NBUCKETS 1024
+
+struct n4_open {
+	struct n4_open *by_other, *by_file;
+	uint64_t clientid;
+	struct n4_file file;
+	unsigned access, deny;
+	uint32_t seqid;
+	uint8_t other[N4_OTHER_SIZE];
+	size_t ownerlen;
+	uint8_t owner[];
+};
+
+/* How many stateids a client holds. */
+struct n4_holder {
+	struct n4_holder *next;
+	uint64_t clientid;
+	unsigned n;
+};
+
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct n4_open *other_hash[NBUCKETS], *file_hash[NBUCKETS];
+static struct n4_holder *holder_hash[NBUCKETS];
+static unsigned nstate;
+static uint32_t instance, counter;
+
+void
+n4_state_init(uint32_t inst)
+{
+	instance = inst;
+}
+
+static unsigned
+other_bucket(const uint8_t other[N4_OTHER_SIZE])
+{
+	uint32_t n;
+
+	memcpy(&n, other + 4, 4);
+	return n % NBUCKETS;
+}
+
+static unsigned
+file_bucket(const struct n4_file *f)
+{
+	return (unsigned)((f->ino * 31 + f->export_id) % NBUCKETS);
+}
+
+static int
+same_file(const struct n4_file *a, const struct n4_file *b)
+{
+	return a->export_id == b->export_id && a->ino == b->ino;
+}
+
+static struct n4_holder **
+holder_slot(uint64_t clientid)
+{
+	struct n4_holder **pp = &holder_hash[clientid % NBUCKETS];
+
+	while (*pp && (*pp)->clientid != clientid)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+/* One more stateid for clientid, if the limits allow. */
+static int
+charge(uint64_t clientid)
+{
+	struct n4_holder **pp = holder_slot(clientid);
+
+	if (nstate >= N4_MAX_STATE || (*pp && (*pp)->n >= N4_MAX_STATE_CLIENT))
+		return -1;
+	if (*pp == NULL) {
+		if ((*pp = calloc(1, sizeof(**pp))) == NULL)
+			return -1;
+		(*pp)->clientid = clientid;
+	}
+	(*pp)->n++;
+	nstate++;
+	return 0;
+}
+
+static void
+uncharge(uint64_t clientid)
+{
+	struct n4_holder **pp = holder_slot(clientid), *h = *pp;
+
+	if (h == NULL)
+		return;
+	nstate--;
+	if (--h->n == 0) {
+		*pp = h->next;
+		free(h);
+	}
+}
+
+static struct n4_open *
+find_other(const uint8_t other[N4_OTHER_SIZE])
+{
+	struct n4_open *o;
+
+	for (o = other_hash[other_bucket(other)]; o; o = o->by_other)
+		if (memcmp(o->other, other, N4_OTHER_SIZE) == 0)
+			return o;
+	return NULL;
+}
+
+static struct n4_open *
+find_open(const struct n4_open_in *in)
+{
+	struct n4_open *o;
+
+	for (o = file_hash[file_bucket(&in->file)]; o; o = o->by_file)
+		if (o->clientid == in->clientid && same_file(&o->file, &in->file) &&
+		    o->ownerlen == in->ownerlen && memcmp(o->owner, in->owner, in->ownerlen) == 0)
+			return o;
+	return NULL;
+}
+
+/* Does an open of file other than self deny access, or hold what deny denies? */
+static int
+share_conflict(const struct n4_file *file, const struct n4_open *self, unsigned access,
+    unsigned deny)
+{
+	const struct n4_open *o;
+
+	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
+		if (o != self && same_file(&o->file, file) &&
+		    ((access & o->deny) || (deny & o->access)))
+			return 1;
+	return 0;
+}
+
+static void
+unlink_open(struct n4_open *o)
+{
+	struct n4_open **pp;
+
+	for (pp = &other_hash[other_bucket(o->other)]; *pp != o; pp = &(*pp)->by_other)
+		;
+	*pp = o->by_other;
+	for (pp = &file_hash[file_bucket(&o->file)]; *pp != o; pp = &(*pp)->by_file)
+		;
+	*pp = o->by_file;
+	uncharge(o->clientid);
+	free(o);
+}
+
+static struct n4_open *
+new_open(const struct n4_open_in *in)
+{
+	struct n4_open *o;
+	uint32_t rnd = 0, n;
+	unsigned b;
+
+	if (charge(in->clientid) < 0)
+		return NULL;
+	if ((o = calloc(1, sizeof(*o) + in->ownerlen)) == NULL) {
+		uncharge(in->clientid);
+		return NULL;
+	}
+	o->clientid = in->clientid;
+	o->file = in->file;
+	o->ownerlen = in->ownerlen;
+	memcpy(o->owner, in->owner, in->ownerlen);
+	memcpy(o->other, &instance, 4);
+	n = ++counter;
+	memcpy(o->other + 4, &n, 4);
+	/* Not to be guessed: a stateid is a capability for the file's I/O. */
+	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+		rnd = n * 2654435761u;
+	memcpy(o->other + 8, &rnd, 4);
+	b = other_bucket(o->other);
+	o->by_other = other_hash[b];
+	other_hash[b] = o;
+	b = file_bucket(&o->file);
+	o->by_file = file_hash[b];
+	file_hash[b] = o;
+	return o;
+}
+
+static void
+answer(const struct n4_open *o, struct n4_stateid *out)
+{
+	out->seqid = o->seqid;
+	memcpy(out->other, o->other, N4_OTHER_SIZE);
+}
+
+/* The seqid after n: 0 is never handed out (it means "the current one"). */
+static uint32_t
+next_seqid(uint32_t n)
+{
+	return n + 1 ? n + 1 : 1;
+}
+
+enum n4_state_result
+n4_open(const struct n4_open_in *in, struct n4_stateid *out)
+{
+	enum n4_state_result r = N4S_OK;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	o = find_open(in);
+	if (share_conflict(&in->file, o, in->access, in->deny)) {
+		r = N4S_SHARE_DENIED;
+	} else if (o == NULL && (o = new_open(in)) == NULL) {
+		r = N4S_DELAY;
+	} else {
+		o->access |= in->access;
+		o->deny |= in->deny;
+		o->seqid = next_seqid(o->seqid);
+		answer(o, out);
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+/* The open sid names for clientid, checking its seqid (0: the current one). */
+static enum n4_state_result
+lookup_sid(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out)
+{
+	struct n4_open *o = find_other(sid->other);
+
+	if (o == NULL) {
+		uint32_t inst;
+
+		memcpy(&inst, sid->other, 4);
+		return inst != instance ? N4S_STALE_STATEID : N4S_BAD_STATEID;
+	}
+	if (o->clientid != clientid)
+		return N4S_BAD_STATEID;
+	if (sid->seqid != 0 && sid->seqid > o->seqid)
+		return N4S_BAD_STATEID;
+	if (sid->seqid != 0 && sid->seqid < o->seqid)
+		return N4S_OLD_STATEID;
+	*out = o;
+	return N4S_OK;
+}
+
+enum n4_state_result
+n4_open_downgrade(uint64_t clientid, const struct n4_stateid *sid, unsigned access,
+    unsigned deny, struct n4_stateid *out)
+{
+	enum n4_state_result r;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	r = lookup_sid(clientid, sid, &o);
+	if (r == N4S_OK && (access == 0 || (access & ~o->access) || (deny & ~o->deny)))
+		r = N4S_INVAL;
+	if (r == N4S_OK) {
+		o->access = access;
+		o->deny = deny;
+		o->seqid = next_seqid(o->seqid);
+		answer(o, out);
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+enum n4_state_result
+n4_close(uint64_t clientid, const struct n4_stateid *sid, struct n4_file *file)
+{
+	enum n4_state_result r;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	r = lookup_sid(clientid, sid, &o);
+	if (r == N4S_OK) {
+		*file = o->file;
+		unlink_open(o);
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+static int
+deny_of_others(const struct n4_file *file, unsigned need)
+{
+	const struct n4_open *o;
+
+	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
+		if (same_file(&o->file, file) && (o->deny & need))
+			return 1;
+	return 0;
+}
+
+enum n4_state_result
+n4_stateid_use(uint64_t clientid, const struct n4_stateid *sid, const struct n4_file *file,
+    unsigned need)
+{
+	enum n4_state_result r = N4S_OK;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	if (sid == NULL) {
+		if (deny_of_others(file, need))
+			r = N4S_LOCKED;
+	} else if ((r = lookup_sid(clientid, sid, &o)) == N4S_OK) {
+		if (!same_file(&o->file, file))
+			r = N4S_BAD_STATEID;
+		/* Reading with a write-only open is allowed, as knfsd allows it. */
+		else if ((need & N4_SHARE_WRITE) && !(o->access & N4_SHARE_WRITE))
+			r = N4S_OPENMODE;
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+enum n4_state_result
+n4_stateid_test(uint64_t clientid, const struct n4_stateid *sid)
+{
+	enum n4_state_result r;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	r = lookup_sid(clientid, sid, &o);
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+enum n4_state_result
+n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid)
+{
+	enum n4_state_result r;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	r = lookup_sid(clientid, sid, &o);
+	pthread_mutex_unlock(&state_lock);
+	/* An open stateid goes with CLOSE, never by FREE_STATEID (RFC 8881 18.38.3). */
+	return r == N4S_OK ? N4S_LOCKS_HELD : r;
+}
+
+static void
+drop_where(int (*match)(const struct n4_open *, uint64_t), uint64_t clientid)
+{
+	pthread_mutex_lock(&state_lock);
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		struct n4_open *o = other_hash[b], *next;
+
+		for (; o; o = next) {
+			next = o->by_other;
+			if (match(o, clientid))
+				unlink_open(o);
+		}
+	}
+	pthread_mutex_unlock(&state_lock);
+}
+
+static int
+of_client(const struct n4_open *o, uint64_t clientid)
+{
+	return o->clientid == clientid;
+}
+
+static int
+any(const struct n4_open *o, uint64_t clientid)
+{
+	(void)o; (void)clientid;
+	return 1;
+}
+
+void
+n4_state_client_gone(uint64_t clientid)
+{
+	drop_where(of_client, clientid);
+}
+
+void
+n4_state_reset(void)
+{
+	drop_where(any, 0);
+	counter = 0;
+}
+
+int
+n4_state_client_busy(uint64_t clientid)
+{
+	int busy;
+
+	pthread_mutex_lock(&state_lock);
+	busy = *holder_slot(clientid) != NULL;
+	pthread_mutex_unlock(&state_lock);
+	return busy;
+}
+
+void
+n4_state_count(struct n4_state_counts *c)
+{
+	pthread_mutex_lock(&state_lock);
+	c->opens = nstate;
+	pthread_mutex_unlock(&state_lock);
+}
