@@ -8,6 +8,8 @@
 #ifndef USERNFSD_NFS4_OPS_H
 #define USERNFSD_NFS4_OPS_H
 
+#include "fs/fsops.h"
+#include "access_pseudo.h"
 #include "rpc/dispatch.h"
 #include "rpc/nfs4_prot.h"
 #include "state/nfs4_clients.h"
@@ -18,12 +20,23 @@
 /* Operations a COMPOUND may carry beyond SEQUENCE: what CREATE_SESSION grants at most. */
 #define N4_MAX_OPS 50
 
+/* A filehandle as the compound holds it: the bytes a client would send (len 0: none). */
+struct n4_fh {
+	uint32_t len;
+	uint8_t data[NFS4_FHSIZE];
+};
+
 struct n4_compound {
 	struct rpc_call *call;
+	struct n4_fh cur, saved;	/* the current and saved filehandles (RFC 8881 16.2.3.1) */
+	/* The current stateid (RFC 8881 16.2.3.1.2): what OPEN, LOCK... returned last. */
+	stateid4 cur_sid;
+	int have_cur_sid;
 	uint32_t minor;
 	unsigned nops;			/* operations in the compound */
 	unsigned index;			/* of the one running */
 	int in_session;			/* SEQUENCE came first and took a slot */
+	uint64_t clientid;		/* the session's client */
 	int cachethis;			/* its sa_cachethis */
 	struct n4_slot_ref slot;
 	/* SEQUENCE found a retry: the cached reply to send in whole, or none kept. */
@@ -53,6 +66,79 @@ n4_res_status(nfs_resop4 *r)
 {
 	return (nfsstat4 *)(void *)&r->nfs_resop4_u;
 }
+
+/*
+ * The object a filehandle names, admitted by the gate for this call:
+ * a pseudo file system node, or an object of an export in ctx.
+ */
+struct n4_obj {
+	int pseudo;
+	struct n4_pseudo node;
+	struct fs_ctx ctx;
+};
+
+/* The current filehandle's object: NOFILEHANDLE, BADHANDLE, STALE, ACCESS... */
+nfsstat4 n4_obj_begin(struct n4_compound *c, const struct n4_fh *fh, struct n4_obj *o);
+void n4_obj_end(struct n4_obj *o);
+/* The current filehandle becomes o's. */
+nfsstat4 n4_set_cur(struct n4_compound *c, const struct n4_obj *o);
+/* Its attributes: the fs layer's stat, or the pseudo node's. */
+nfsstat4 n4_obj_stat(struct n4_obj *o, struct stat *st);
+
+/* A name from the wire as a C string (INVAL, NAMETOOLONG, BADNAME). */
+nfsstat4 n4_name(struct n4_compound *c, const component4 *in, char **out);
+
+/* The filehandle operations (nfs4_fh.c). */
+nfsstat4 n4_op_putfh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_putrootfh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_getfh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_savefh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_restorefh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_lookup(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_lookupp(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+
+/* Reading one object (nfs4_inode.c), its directory (nfs4_readdir.c), its flavors (nfs4_secinfo.c). */
+struct n4_attr_src;
+/* What o's attributes are encoded from: st, and fh for FATTR4_FILEHANDLE. */
+void n4_attr_src_of(struct n4_obj *o, const struct stat *st, const struct n4_fh *fh,
+    struct n4_attr_src *src);
+nfsstat4 n4_op_access(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_getattr(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_verify(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_nverify(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_readlink(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_readdir(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_secinfo(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_secinfo_no_name(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+
+/*
+ * The stateid an I/O operation (READ, WRITE, SETATTR of the size) gave
+ * for o, checked for need (N4_SHARE_READ or N4_SHARE_WRITE): the special
+ * stateids (anonymous, READ bypass, current) and those OPEN handed out.
+ */
+nfsstat4 n4_stateid_check(struct n4_compound *c, const stateid4 *sid, struct n4_obj *o,
+    unsigned need);
+/* A directory's change attribute (change_info4's before and after). */
+changeid4 n4_change_of(const struct stat *st);
+/* The current stateid becomes sid (OPEN, OPEN_DOWNGRADE, CLOSE, LOCK, LOCKU). */
+void n4_set_cur_sid(struct n4_compound *c, const stateid4 *sid);
+
+/* Opens (nfs4_open.c) and I/O (nfs4_io.c). */
+nfsstat4 n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_open_downgrade(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_close(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_test_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_free_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_read(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_write(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_commit(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+
+/* Changing the name space and attributes (nfs4_dirops.c). */
+nfsstat4 n4_op_setattr(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_create(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_remove(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_rename(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_link(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
 /* The session operations (nfs4_session.c). */
 nfsstat4 n4_op_exchange_id(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);

@@ -208,6 +208,7 @@ n4_op_sequence(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	switch (res) {
 	case N4_OK:
 		c->in_session = 1;
+		c->clientid = out.clientid;
 		c->cachethis = args->sa_cachethis;
 		break;
 	case N4_REPLAY:
