@@ -18,8 +18,10 @@ demo="$build libnfs-utils nfs-common"
 # bindfs is a FUSE file system for the persistent-handle warning (integ_fhcheck.sh).
 # debhelper (with dh-autoreconf), dpkg-dev and lintian build and check the
 # Debian package (tests/build-deb.sh), which integ_package installs.
+# nftables walls the NFSv4 server's namespace in the guest down to TCP 2049
+# (integ_kernel_v4.sh): what a v4 client really needs.
 test="$build debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
-	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs"
+	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs nftables"
 
 case "${1:-build}" in
 build) want=$build ;;

@@ -1,0 +1,183 @@
+#!/bin/bash
+# Runs inside the QEMU guest (see run-guest): the Linux kernel's NFSv4.1
+# and 4.2 client against usernfsd, one boot for the whole battery.
+#   kernel-v4.sh USERNFSD
+# The server lives in network, mount and UTS namespaces of its own, joined
+# to the guest's by a veth pair, behind an nftables wall that lets in TCP
+# 2049 and nothing else: no rpcbind, no MOUNT, no NLM, no NSM. What works
+# through it is what a v4 client really needs.
+#   server  v4server 192.168.78.1   usernfsd --nfs-versions 3,4.1,4.2
+#   client  v4client 192.168.78.2   the guest's root namespace
+# Checks: a mount with no vers= picks 4.2; vers=4.1 mounts; the pseudo
+# file system from "/" down to the export; reading the tree back (OPEN,
+# READ, CLOSE, READDIR of 2000 names, symlinks); the POSIX workout (create,
+# append, truncate, rename, link, symlink, mkdir/rmdir, chmod, chown, utime,
+# mkfifo, unlink) with the server's file system checked after; a 24 MB file
+# written and read back; tar extracted and compared; rm -rf; the server's
+# v3 and MOUNT ports unreachable through the wall.
+set -u
+daemon=$1
+work=/tmp/kv4
+exp=$work/export
+mnt=$work/mnt
+log=$work/usernfsd.log
+SRV=192.168.78.1
+GRACE=0
+
+. "$(dirname "$0")/guest-lib.sh"
+counted_checks kernel-v4
+diag() {
+	echo "---- daemon log"
+	tail -n 40 "$log" 2>/dev/null
+	dmesg | tail -n 20
+}
+snooze_setup
+
+modprobe nfs && modprobe nfsv4 || fatal "no nfsv4 module"
+mkdir -p "$exp" "$mnt" "$work/state" "$work/root"
+
+step "building the export"
+mkdir -p "$exp/a/b" "$exp/big"
+head -c 1 /dev/urandom >"$exp/one"
+head -c 4097 /dev/urandom >"$exp/page-plus-one"
+head -c 3000000 /dev/urandom >"$exp/a/b/three-megs"
+printf '' >"$exp/empty"
+ln -s three-megs "$exp/a/b/rel-link"
+(cd "$exp/big" && seq -f 'entry-%05g' 1 2000 | xargs touch)
+(cd "$exp" && find . -path ./big -prune -o -type f -print0 | sort -z | xargs -0 sha256sum) >"$work/want.sum"
+echo "$exp 192.168.78.2(rw,no_root_squash,insecure)" >"$work/exports"
+
+step "the server behind a wall that admits TCP 2049 only"
+server_netns v4 v4client v4server 192.168.78.2 "$SRV"
+srv nft -f - <<'EOF' || fatal "nftables"
+table inet wall {
+	chain input {
+		type filter hook input priority 0; policy drop;
+		iif lo accept
+		ct state established,related accept
+		tcp dport 2049 accept
+	}
+}
+EOF
+srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 ||
+	fatal "usernfsd did not start"
+
+# mnt_opts DIR: the options /proc/mounts shows for DIR
+mnt_opts() { awk -v d="$1" '$2 == d { print $4 }' /proc/mounts; }
+
+step "a mount with no vers= takes the newest version"
+if timeout 60 mount -t nfs "$SRV:$exp" "$mnt" 2>"$work/err"; then
+	case ,$(mnt_opts "$mnt"), in
+	*,vers=4.2,*) ok "mounted as NFSv4.2" ;;
+	*) bad "mounted, but not as 4.2: $(mnt_opts "$mnt")" ;;
+	esac
+	umount "$mnt"
+else
+	bad "mount with no vers=" "$work/err"
+fi
+
+step "vers=4.1"
+timeout 60 mount -t nfs -o vers=4.1,noac,lookupcache=none "$SRV:$exp" "$mnt" 2>"$work/err" ||
+	{ bad "mount vers=4.1" "$work/err"; fatal "no v4.1 mount"; }
+case ,$(mnt_opts "$mnt"), in
+*,vers=4.1,*) ok "mounted as NFSv4.1" ;;
+*) bad "not 4.1: $(mnt_opts "$mnt")" ;;
+esac
+
+step "reading the tree back"
+drop_caches
+(cd "$mnt" && timeout 120 sha256sum -c --quiet "$work/want.sum") >"$work/out" 2>&1
+expect 0 $? "every file reads back as written" "$work/out"
+[ "$(readlink "$mnt/a/b/rel-link")" = three-megs ]
+expect 0 $? "READLINK"
+cmp -s "$mnt/a/b/rel-link" "$exp/a/b/three-megs"
+expect 0 $? "read through a symlink"
+timeout 60 ls "$mnt/big" >"$work/listing" 2>&1
+[ "$(wc -l <"$work/listing")" -eq 2000 ] && [ "$(sort -u "$work/listing" | wc -l)" -eq 2000 ]
+expect 0 $? "READDIR: 2000 names, each once" "$work/listing"
+[ "$(stat -c %s "$mnt/a/b/three-megs")" -eq 3000000 ]
+expect 0 $? "size"
+[ "$(stat -c %F "$mnt/a")" = directory ] && [ "$(stat -c %F "$mnt/empty")" = "regular empty file" ]
+expect 0 $? "types"
+
+step "POSIX workout"
+w=$mnt/work
+mkdir "$w"
+expect 0 $? "mkdir"
+{ echo hello >"$w/f" && echo more >>"$w/f"; } 2>"$work/err"
+expect 0 $? "create and append" "$work/err"
+[ "$(cat "$w/f")" = "$(printf 'hello\nmore')" ]
+expect 0 $? "content"
+truncate -s 3 "$w/f" && [ "$(cat "$w/f")" = hel ]
+expect 0 $? "truncate down"
+truncate -s 100000 "$w/f" && [ "$(stat -c %s "$w/f")" -eq 100000 ]
+expect 0 $? "truncate up"
+mv "$w/f" "$w/g" && [ ! -e "$w/f" ] && [ -f "$w/g" ]
+expect 0 $? "rename"
+ln "$w/g" "$w/h" && [ "$(stat -c %h "$w/g")" -eq 2 ]
+expect 0 $? "hard link"
+ln -s g "$w/s" && [ "$(readlink "$w/s")" = g ] && [ "$(head -c 3 "$w/s")" = hel ]
+expect 0 $? "symlink"
+mkdir -p "$w/d/e/f" && rmdir "$w/d/e/f" "$w/d/e" "$w/d" && [ ! -e "$w/d" ]
+expect 0 $? "mkdir -p, rmdir"
+mkdir "$w/full" && touch "$w/full/x" && ! rmdir "$w/full" 2>/dev/null
+expect 0 $? "rmdir of a directory that is not empty fails"
+chmod 640 "$w/g" && [ "$(stat -c %a "$w/g")" = 640 ]
+expect 0 $? "chmod"
+chown 1234:5678 "$w/g" && [ "$(stat -c %u:%g "$w/g")" = 1234:5678 ]
+expect 0 $? "chown (numeric owner strings)"
+touch -d '2001-02-03 04:05:06 UTC' "$w/g" && [ "$(stat -c %Y "$w/g")" = 981173106 ]
+expect 0 $? "utime"
+mkfifo "$w/fifo" && [ -p "$w/fifo" ]
+expect 0 $? "mkfifo"
+rm "$w/h" "$w/s" "$w/fifo" && [ "$(stat -c %h "$w/g")" -eq 1 ]
+expect 0 $? "unlink"
+[ "$(stat -c %u:%g:%a:%s "$exp/work/g")" = 1234:5678:640:100000 ]
+expect 0 $? "the server's file system holds what the client did"
+
+step "a 24 MB file written and read back"
+head -c 24000000 /dev/urandom >"$work/large"
+timeout 300 cp "$work/large" "$w/large" && sync
+expect 0 $? "write"
+drop_caches
+cmp -s "$work/large" "$w/large"
+expect 0 $? "read back through the client"
+cmp -s "$work/large" "$exp/work/large"
+expect 0 $? "the file on the server"
+
+step "tar extract and compare"
+tar -C /usr/include -cf "$work/src.tar" tirpc rpcsvc
+mkdir "$w/tree" && timeout 300 tar -C "$w/tree" -xf "$work/src.tar"
+expect 0 $? "tar extract"
+drop_caches
+diff -r /usr/include/tirpc "$w/tree/tirpc" >"$work/out" 2>&1 &&
+	diff -r /usr/include/rpcsvc "$w/tree/rpcsvc" >>"$work/out" 2>&1
+expect 0 $? "extracted tree matches" "$work/out"
+
+step "cleaning up through the client"
+timeout 120 rm -rf "$w" && [ ! -e "$exp/work" ]
+expect 0 $? "rm -rf"
+umount "$mnt"
+expect 0 $? "umount"
+
+step "the pseudo file system"
+timeout 60 mount -t nfs -o vers=4.2 "$SRV:/" "$mnt" 2>"$work/err"
+expect 0 $? "mount of /" "$work/err"
+[ "$(ls "$mnt")" = tmp ] && [ "$(ls "$mnt/tmp")" = kv4 ] && [ "$(ls "$mnt/tmp/kv4")" = export ]
+expect 0 $? "only the path to the export shows"
+[ -f "$mnt$exp/one" ] && cmp -s "$mnt$exp/one" "$exp/one"
+expect 0 $? "the export reached through it"
+! touch "$mnt/tmp/new" 2>/dev/null
+expect 0 $? "the pseudo directories are read-only"
+umount "$mnt" 2>/dev/null || umount -l "$mnt"
+
+step "the wall"
+! timeout 20 mount -t nfs -o vers=3,soft,retrans=1,timeo=20 "$SRV:$exp" "$mnt" 2>/dev/null
+expect 0 $? "a v3 mount cannot pass it (no MOUNT, no rpcbind)"
+umount "$mnt" 2>/dev/null
+
+kill -0 "$SRV_PID" 2>/dev/null
+expect 0 $? "the server is still running"
+check_sanitizer_reports
+echo "kernel-v4: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

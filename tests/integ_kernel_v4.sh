@@ -1,0 +1,24 @@
+#!/bin/sh
+# The Linux kernel's NFSv4.1 and 4.2 client against usernfsd, in a QEMU
+# guest booted from Debian's kernel (tests/guest/run-guest,
+# tests/guest/kernel-v4.sh): the server in namespaces of its own behind
+# an nftables wall that admits TCP 2049 only. One boot for every check.
+# Skipped (77) with a message when QEMU, the kernel image, busybox-static
+# or nft is not installed.
+here=$(cd "$(dirname "$0")" && pwd)
+top_builddir=${top_builddir:-$here/..}
+USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
+
+for cmd in nft rpcbind rpc.statd nsenter unshare ip; do
+	command -v "$cmd" >/dev/null 2>&1 || { echo "integ_kernel_v4: SKIP: $cmd is not installed"; exit 77; }
+done
+# The guest gets a fresh /tmp, so hand it copies somewhere it can see.
+stage=$(mktemp -d /var/tmp/usernfsd-kv4.XXXXXX) || exit 99
+trap 'rm -rf "$stage"' EXIT
+cp "$USERNFSD" "$here/guest/kernel-v4.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
+
+start=$(date +%s)
+"$here/guest/run-guest" -t 900 "$stage/kernel-v4.sh" "$stage/usernfsd"
+rc=$?
+echo "integ_kernel_v4: guest run took $(( $(date +%s) - start )) s (exit $rc)"
+exit $rc
