@@ -472,9 +472,12 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 
 	if (tasks_start(TASK_THREADS) < 0)
 		startup_failed("cannot start the background task threads");
-	if (o->no_nlm)
+	/* NFSv4 locks through the same manager: it runs without NLM too (--no-nlm). */
+	if (o->no_nlm && !(o->nfs_versions & NFSVERS_4)) {
 		return;
-	if ((previous = nsm_load(o->statedir)) < 0) {
+	} else if (o->no_nlm) {
+		previous = 0;
+	} else if ((previous = nsm_load(o->statedir)) < 0) {
 		snprintf(err, sizeof(err), "state directory %s: cannot keep the NSM state: %s",
 		    o->statedir, strerror(errno));
 		startup_failed(err);
@@ -483,9 +486,12 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 	c.grace_secs = previous > 0 ? o->grace_secs : 0;
 	start_shared_grace(o, c.grace_secs);
 	c.max_files = nofile / 8 < 4096 ? (unsigned)(nofile / 8) : 4096;
+	if (o->no_nlm)
+		c.monitor = NULL, c.unmonitor = NULL, c.prune = NULL;
 	if (locks_start(&c) < 0)
 		startup_failed("cannot start the lock manager");
-	dispatch_register(&nlm_program);
+	if (!o->no_nlm)
+		dispatch_register(&nlm_program);
 	if (previous > 0)
 		log_info("clients that held locks before the restart: %d; %u s grace period "
 		    "for their reclaims", previous, c.grace_secs);

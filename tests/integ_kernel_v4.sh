@@ -8,6 +8,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 top_builddir=${top_builddir:-$here/..}
 USERNFSD=${USERNFSD:-$top_builddir/src/usernfsd}
+LOCKTOOL=${LOCKTOOL:-$top_builddir/tests/locktool}
+[ -x "$LOCKTOOL" ] || { echo "integ_kernel_v4: SKIP: $LOCKTOOL not built (make check builds it)"; exit 77; }
 
 for cmd in nft rpcbind rpc.statd nsenter unshare ip; do
 	command -v "$cmd" >/dev/null 2>&1 || { echo "integ_kernel_v4: SKIP: $cmd is not installed"; exit 77; }
@@ -15,10 +17,10 @@ done
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kv4.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
-cp "$USERNFSD" "$here/guest/kernel-v4.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
+cp "$USERNFSD" "$LOCKTOOL" "$here/guest/kernel-v4.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
 
 start=$(date +%s)
-"$here/guest/run-guest" -t 900 "$stage/kernel-v4.sh" "$stage/usernfsd"
+"$here/guest/run-guest" -t 900 "$stage/kernel-v4.sh" "$stage/usernfsd" "$stage/locktool"
 rc=$?
 echo "integ_kernel_v4: guest run took $(( $(date +%s) - start )) s (exit $rc)"
 exit $rc

@@ -436,11 +436,26 @@ n4_op_open_downgrade(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	return s;
 }
 
+/* CLOSE's locks: what each lock owner of the open holds on the file, released whole. */
+struct close_release {
+	struct n4_compound *c;
+	struct n4_obj *file;
+};
+
+static void
+release_owner(void *arg, const void *owner, size_t ownerlen, const struct sockaddr_storage *peer)
+{
+	struct close_release *cr = arg;
+
+	n4_unlock_all(cr->c, &cr->file->ctx, owner, ownerlen, peer);
+}
+
 nfsstat4
 n4_op_close(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	stateid4 *ok = &r->nfs_resop4_u.opclose.CLOSE4res_u.open_stateid;
 	const stateid4 *sid = named_sid(c, &a->nfs_argop4_u.opclose.open_stateid);
+	struct close_release cr = { c, NULL };
 	struct n4_stateid in;
 	struct n4_file f;
 	struct n4_obj o;
@@ -448,11 +463,15 @@ n4_op_close(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 
 	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
 		return s;
-	n4_obj_end(&o);
-	if (sid == NULL)
+	if (sid == NULL || o.pseudo) {
+		n4_obj_end(&o);
 		return NFS4ERR_BAD_STATEID;
+	}
 	from_wire(sid, &in);
-	if ((s = state_status[n4_close(c->clientid, &in, &f)]) != NFS4_OK)
+	cr.file = &o;
+	s = state_status[n4_close(c->clientid, &in, &f, release_owner, &cr)];
+	n4_obj_end(&o);
+	if (s != NFS4_OK)
 		return s;
 	/* What is left of it: the invalid special stateid (RFC 8881 18.2.4). */
 	memset(ok, 0, sizeof(*ok));

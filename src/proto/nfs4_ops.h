@@ -133,6 +133,14 @@ nfsstat4 n4_op_read(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_write(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_commit(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
+/* Byte-range locks (nfs4_lock.c), through the lock manager NLM uses too. */
+nfsstat4 n4_op_lock(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_lockt(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_locku(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+/* CLOSE: every lock a lock owner holds on file goes. */
+void n4_unlock_all(struct n4_compound *c, struct fs_ctx *file, const void *owner, size_t ownerlen,
+    const struct sockaddr_storage *peer);
+
 /* Changing the name space and attributes (nfs4_dirops.c). */
 nfsstat4 n4_op_setattr(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_create(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);

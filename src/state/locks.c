@@ -481,6 +481,20 @@ locks_unlock(const struct lk_req *r)
 }
 
 int
+locks_held(const struct lk_req *r)
+{
+	struct lk_host *h;
+	struct lk_file *f;
+	int held = 0;
+
+	pthread_mutex_lock(&lk_mutex);
+	if ((h = host_find(r->caller, &r->peer)) != NULL && (f = file_find(h, r)) != NULL)
+		held = f->held.nr != 0;
+	pthread_mutex_unlock(&lk_mutex);
+	return held;
+}
+
+int
 locks_cancel(const struct lk_req *r)
 {
 	uint64_t start, end;

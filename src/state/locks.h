@@ -118,6 +118,8 @@ int locks_test(const struct lk_req *r, struct lk_holder *h);
 int locks_lock(const struct lk_req *r, int block, int reclaim, int monitor);
 int locks_unlock(const struct lk_req *r);
 int locks_cancel(const struct lk_req *r);
+/* Does r's owner hold any range of r's file (NFSv4's LOCKS_HELD)? */
+int locks_held(const struct lk_req *r);
 /* mode: deny bits (1 read, 2 write); access: 1 read, 2 write. */
 int locks_share(const struct lk_req *r, unsigned mode, unsigned access, int reclaim);
 int locks_unshare(const struct lk_req *r);

@@ -9,16 +9,28 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
+#include "locks.h"
 #include "nfs4_state.h"
 
 #define NBUCKETS 1024
 
+enum n4_kind { N4K_OPEN, N4K_LOCK };
+
+/*
+ * An open, or a lock owner's stateid on the file of an open (RFC 8881
+ * 8.2.1): a lock state's parent is that open, and goes before it.
+ */
 struct n4_open {
 	struct n4_open *by_other, *by_file;
+	enum n4_kind kind;
+	struct n4_open *parent;		/* N4K_LOCK: its open */
+	struct sockaddr_storage peer;	/* N4K_LOCK: where its locks came from */
+	int held;			/* N4K_LOCK: it holds a range, as the lock manager said last */
 	uint64_t clientid;
 	struct n4_file file;
 	unsigned access, deny;
@@ -127,7 +139,8 @@ find_open(const struct n4_open_in *in)
 	struct n4_open *o;
 
 	for (o = file_hash[file_bucket(&in->file)]; o; o = o->by_file)
-		if (o->clientid == in->clientid && same_file(&o->file, &in->file) &&
+		if (o->kind == N4K_OPEN && o->clientid == in->clientid &&
+		    same_file(&o->file, &in->file) &&
 		    o->ownerlen == in->ownerlen && memcmp(o->owner, in->owner, in->ownerlen) == 0)
 			return o;
 	return NULL;
@@ -141,7 +154,7 @@ share_conflict(const struct n4_file *file, const struct n4_open *self, unsigned 
 	const struct n4_open *o;
 
 	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
-		if (o != self && same_file(&o->file, file) &&
+		if (o != self && o->kind == N4K_OPEN && same_file(&o->file, file) &&
 		    ((access & o->deny) || (deny & o->access)))
 			return 1;
 	return 0;
@@ -193,6 +206,12 @@ new_open(const struct n4_open_in *in)
 	o->by_file = file_hash[b];
 	file_hash[b] = o;
 	return o;
+}
+
+static const struct n4_open *
+open_of(const struct n4_open *o)
+{
+	return o->kind == N4K_LOCK ? o->parent : o;
 }
 
 static void
@@ -262,6 +281,8 @@ n4_open_downgrade(uint64_t clientid, const struct n4_stateid *sid, unsigned acce
 
 	pthread_mutex_lock(&state_lock);
 	r = lookup_sid(clientid, sid, &o);
+	if (r == N4S_OK && o->kind != N4K_OPEN)
+		r = N4S_BAD_STATEID;
 	if (r == N4S_OK && (access == 0 || (access & ~o->access) || (deny & ~o->deny)))
 		r = N4S_INVAL;
 	if (r == N4S_OK) {
@@ -274,17 +295,141 @@ n4_open_downgrade(uint64_t clientid, const struct n4_stateid *sid, unsigned acce
 	return r;
 }
 
+/* The lock manager's name for a client's lock owners: one "host" per client. */
+void
+n4_lock_caller(uint64_t clientid, char buf[N4_CALLER_LEN])
+{
+	snprintf(buf, N4_CALLER_LEN, "nfs4:%016llx", (unsigned long long)clientid);
+}
+
+/* Every lock state whose parent is open, released through fn, then gone. */
+static void
+drop_locks_of(struct n4_open *open, n4_release_fn fn, void *arg)
+{
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		struct n4_open *o = other_hash[b], *next;
+
+		for (; o; o = next) {
+			next = o->by_other;
+			if (o->kind != N4K_LOCK || o->parent != open)
+				continue;
+			if (o->held && fn)
+				fn(arg, o->owner, o->ownerlen, &o->peer);
+			unlink_open(o);
+			next = other_hash[b];	/* the chain changed: start it again */
+		}
+	}
+}
+
 enum n4_state_result
-n4_close(uint64_t clientid, const struct n4_stateid *sid, struct n4_file *file)
+n4_close(uint64_t clientid, const struct n4_stateid *sid, struct n4_file *file,
+    n4_release_fn fn, void *arg)
 {
 	enum n4_state_result r;
 	struct n4_open *o;
 
 	pthread_mutex_lock(&state_lock);
 	r = lookup_sid(clientid, sid, &o);
+	if (r == N4S_OK && o->kind != N4K_OPEN)
+		r = N4S_BAD_STATEID;
 	if (r == N4S_OK) {
 		*file = o->file;
+		/* The locks go with the open, as POSIX's go with close (RFC 8881 18.2.3). */
+		drop_locks_of(o, fn, arg);
 		unlink_open(o);
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+static struct n4_open *
+find_lock(uint64_t clientid, const struct n4_file *f, const void *owner, size_t len)
+{
+	struct n4_open *o;
+
+	for (o = file_hash[file_bucket(f)]; o; o = o->by_file)
+		if (o->kind == N4K_LOCK && o->clientid == clientid && same_file(&o->file, f) &&
+		    o->ownerlen == len && memcmp(o->owner, owner, len) == 0)
+			return o;
+	return NULL;
+}
+
+/* LOCK with open_to_lock_owner4: the owner's lock state on the open's file, made if new. */
+static enum n4_state_result
+lock_of_new_owner(const struct n4_lock_in *in, struct n4_open **out, int *created)
+{
+	struct n4_open *open, *l;
+	struct n4_open_in oi;
+	enum n4_state_result r = lookup_sid(in->clientid, &in->sid, &open);
+
+	if (r != N4S_OK)
+		return r;
+	if (open->kind != N4K_OPEN)
+		return N4S_BAD_STATEID;
+	if ((l = find_lock(in->clientid, &open->file, in->owner, in->ownerlen)) != NULL) {
+		*out = l;
+		return N4S_OK;
+	}
+	memset(&oi, 0, sizeof(oi));
+	oi.clientid = in->clientid;
+	oi.owner = in->owner;
+	oi.ownerlen = in->ownerlen;
+	oi.file = open->file;
+	if ((l = new_open(&oi)) == NULL)
+		return N4S_DELAY;
+	l->kind = N4K_LOCK;
+	l->parent = open;
+	l->peer = *in->peer;
+	*created = 1;
+	*out = l;
+	return N4S_OK;
+}
+
+enum n4_state_result
+n4_lock_get(const struct n4_lock_in *in, struct n4_lock_out *out)
+{
+	enum n4_state_result r;
+	struct n4_open *l = NULL;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&state_lock);
+	if (in->new_owner) {
+		r = lock_of_new_owner(in, &l, &out->created);
+	} else {
+		r = lookup_sid(in->clientid, &in->sid, &l);
+		if (r == N4S_OK && l->kind != N4K_LOCK)
+			r = N4S_BAD_STATEID;
+	}
+	if (r == N4S_OK) {
+		out->file = l->file;
+		out->access = l->parent->access;
+		memcpy(out->other, l->other, N4_OTHER_SIZE);
+		memcpy(out->owner, l->owner, l->ownerlen);
+		out->ownerlen = l->ownerlen;
+		out->peer = l->peer;
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+enum n4_state_result
+n4_lock_put(uint64_t clientid, const uint8_t other[N4_OTHER_SIZE], int changed, int created,
+    int held, struct n4_stateid *out)
+{
+	enum n4_state_result r = N4S_OK;
+	struct n4_open *l;
+
+	pthread_mutex_lock(&state_lock);
+	l = find_other(other);
+	if (l == NULL || l->clientid != clientid || l->kind != N4K_LOCK) {
+		r = N4S_BAD_STATEID;	/* its open was closed meanwhile */
+	} else if (!changed && created) {
+		unlink_open(l);		/* a first lock denied: no stateid for nothing */
+	} else {
+		l->held = held;
+		if (changed)
+			l->seqid = next_seqid(l->seqid);
+		answer(l, out);
 	}
 	pthread_mutex_unlock(&state_lock);
 	return r;
@@ -296,7 +441,7 @@ deny_of_others(const struct n4_file *file, unsigned need)
 	const struct n4_open *o;
 
 	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
-		if (same_file(&o->file, file) && (o->deny & need))
+		if (o->kind == N4K_OPEN && same_file(&o->file, file) && (o->deny & need))
 			return 1;
 	return 0;
 }
@@ -316,7 +461,7 @@ n4_stateid_use(uint64_t clientid, const struct n4_stateid *sid, const struct n4_
 		if (!same_file(&o->file, file))
 			r = N4S_BAD_STATEID;
 		/* Reading with a write-only open is allowed, as knfsd allows it. */
-		else if ((need & N4_SHARE_WRITE) && !(o->access & N4_SHARE_WRITE))
+		else if ((need & N4_SHARE_WRITE) && !(open_of(o)->access & N4_SHARE_WRITE))
 			r = N4S_OPENMODE;
 	}
 	pthread_mutex_unlock(&state_lock);
@@ -343,24 +488,37 @@ n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid)
 
 	pthread_mutex_lock(&state_lock);
 	r = lookup_sid(clientid, sid, &o);
+	/* An open goes with CLOSE, a lock state once it holds nothing (RFC 8881 18.38.3). */
+	if (r == N4S_OK && (o->kind == N4K_OPEN || o->held))
+		r = N4S_LOCKS_HELD;
+	else if (r == N4S_OK)
+		unlink_open(o);
 	pthread_mutex_unlock(&state_lock);
-	/* An open stateid goes with CLOSE, never by FREE_STATEID (RFC 8881 18.38.3). */
-	return r == N4S_OK ? N4S_LOCKS_HELD : r;
+	return r;
 }
 
+/* Lock states first (their parents must outlive them), then opens. */
 static void
 drop_where(int (*match)(const struct n4_open *, uint64_t), uint64_t clientid)
 {
-	pthread_mutex_lock(&state_lock);
-	for (unsigned b = 0; b < NBUCKETS; b++) {
-		struct n4_open *o = other_hash[b], *next;
+	char caller[N4_CALLER_LEN];
 
-		for (; o; o = next) {
-			next = o->by_other;
-			if (match(o, clientid))
+	pthread_mutex_lock(&state_lock);
+	for (int kind = N4K_LOCK; kind >= N4K_OPEN; kind--)
+		for (unsigned b = 0; b < NBUCKETS; b++) {
+			struct n4_open *o = other_hash[b], *next;
+
+			for (; o; o = next) {
+				next = o->by_other;
+				if ((int)o->kind != kind || !match(o, clientid))
+					continue;
+				if (o->kind == N4K_LOCK && o->held) {
+					n4_lock_caller(o->clientid, caller);
+					locks_free_all(caller, &o->peer);
+				}
 				unlink_open(o);
+			}
 		}
-	}
 	pthread_mutex_unlock(&state_lock);
 }
 

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #define N4_OTHER_SIZE		12
 #define N4_MAX_STATE_CLIENT	4096	/* stateids one client may hold */
@@ -71,9 +72,51 @@ enum n4_state_result n4_open(const struct n4_open_in *in, struct n4_stateid *out
 /* OPEN_DOWNGRADE: access and deny become a subset of what the stateid holds. */
 enum n4_state_result n4_open_downgrade(uint64_t clientid, const struct n4_stateid *sid,
     unsigned access, unsigned deny, struct n4_stateid *out);
-/* CLOSE: the open is gone; its file and owner are in *file for the caller's locks. */
+/* Releases one lock owner's locks on the file of a CLOSE (the lock manager's). */
+typedef void (*n4_release_fn)(void *arg, const void *owner, size_t ownerlen,
+    const struct sockaddr_storage *peer);
+/*
+ * CLOSE: the open is gone, and the lock states made from it; fn releases
+ * the locks of those that hold any (the state lock is held meanwhile).
+ */
 enum n4_state_result n4_close(uint64_t clientid, const struct n4_stateid *sid,
-    struct n4_file *file);
+    struct n4_file *file, n4_release_fn fn, void *arg);
+
+/* ---- lock stateids (RFC 8881 18.10-18.12) ---- */
+
+#define N4_CALLER_LEN 24
+#define N4_LOCK_OWNER_MAX 1024	/* lock_owner4's bytes (NFS4_OPAQUE_LIMIT) */
+
+/* The lock manager's caller name for a client's lock owners. */
+void n4_lock_caller(uint64_t clientid, char buf[N4_CALLER_LEN]);
+
+struct n4_lock_in {
+	uint64_t clientid;
+	int new_owner;			/* open_to_lock_owner4: sid is the open's */
+	struct n4_stateid sid;		/* the open stateid, or the lock stateid */
+	const void *owner;		/* new_owner: the lock owner */
+	size_t ownerlen;
+	const struct sockaddr_storage *peer;
+};
+
+struct n4_lock_out {
+	struct n4_file file;
+	unsigned access;		/* of the open it hangs from */
+	uint8_t other[N4_OTHER_SIZE];
+	int created;			/* a new lock state: n4_lock_put drops it if nothing was locked */
+	uint8_t owner[N4_LOCK_OWNER_MAX];
+	size_t ownerlen;
+	struct sockaddr_storage peer;
+};
+
+/* LOCK and LOCKU: the lock state the call names (made for a new owner). */
+enum n4_state_result n4_lock_get(const struct n4_lock_in *in, struct n4_lock_out *out);
+/*
+ * After the lock manager answered: changed (granted, or unlocked) bumps
+ * the seqid into *out; held is whether the owner still holds a range.
+ */
+enum n4_state_result n4_lock_put(uint64_t clientid, const uint8_t other[N4_OTHER_SIZE],
+    int changed, int created, int held, struct n4_stateid *out);
 /*
  * A stateid given with READ (need N4_SHARE_READ), WRITE or a SETATTR of
  * the size (N4_SHARE_WRITE) of file. The special stateids (RFC 8881
@@ -82,7 +125,7 @@ enum n4_state_result n4_close(uint64_t clientid, const struct n4_stateid *sid,
  */
 enum n4_state_result n4_stateid_use(uint64_t clientid, const struct n4_stateid *sid,
     const struct n4_file *file, unsigned need);
-/* TEST_STATEID of one stateid; FREE_STATEID (an open is LOCKS_HELD until closed). */
+/* TEST_STATEID of one stateid; FREE_STATEID (an open, or a lock state holding a range: LOCKS_HELD). */
 enum n4_state_result n4_stateid_test(uint64_t clientid, const struct n4_stateid *sid);
 enum n4_state_result n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid);
 

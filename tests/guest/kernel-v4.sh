@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs inside the QEMU guest (see run-guest): the Linux kernel's NFSv4.1
 # and 4.2 client against usernfsd, one boot for the whole battery.
-#   kernel-v4.sh USERNFSD
+#   kernel-v4.sh USERNFSD LOCKTOOL
 # The server lives in network, mount and UTS namespaces of its own, joined
 # to the guest's by a veth pair, behind an nftables wall that lets in TCP
 # 2049 and nothing else: no rpcbind, no MOUNT, no NLM, no NSM. What works
@@ -14,9 +14,13 @@
 # append, truncate, rename, link, symlink, mkdir/rmdir, chmod, chown, utime,
 # mkfifo, unlink) with the server's file system checked after; a 24 MB file
 # written and read back; tar extracted and compared; rm -rf; the server's
-# v3 and MOUNT ports unreachable through the wall.
+# v3 and MOUNT ports unreachable through the wall; byte-range locks
+# (LOCK, LOCKT, LOCKU) between two guest processes, against a process on
+# the server host, a waiter that polls its way in, and flock.
 set -u
 daemon=$1
+# Every lock call gives up after 30 s (status 142).
+LTT=("$2" -t 30)
 work=/tmp/kv4
 exp=$work/export
 mnt=$work/mnt
@@ -153,6 +157,43 @@ drop_caches
 diff -r /usr/include/tirpc "$w/tree/tirpc" >"$work/out" 2>&1 &&
 	diff -r /usr/include/rpcsvc "$w/tree/rpcsvc" >>"$work/out" 2>&1
 expect 0 $? "extracted tree matches" "$work/out"
+
+step "byte-range locks"
+lf=$w/lockfile
+echo data >"$lf"
+bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$lf"
+apid=$!
+wait_line locked "$work/a.out" 30
+expect 0 $? "a guest process takes a write lock (LOCK)" "$work/a.out"
+"${LTT[@]}" setlk "$lf" >"$work/b.out" 2>&1
+expect 3 $? "another guest process's F_SETLK: EAGAIN (DENIED)" "$work/b.out"
+"${LTT[@]}" getlk "$lf" >"$work/b.out" 2>&1
+expect 3 $? "its F_GETLK reports the lock (LOCKT)" "$work/b.out"
+srv "${LTT[@]}" setlk "$exp/work/lockfile" >"$work/h.out" 2>&1
+expect 3 $? "a process on the server host is kept out too" "$work/h.out"
+kill "$apid"; wait "$apid"
+"${LTT[@]}" setlk "$lf" >"$work/b.out" 2>&1
+expect 0 $? "once released (LOCKU), the other process gets it" "$work/b.out"
+bg "$work/h.out" "${SRV_NS[@]}" "${LTT[@]}" -h -1 setlk "$exp/work/lockfile"
+hpid=$!
+wait_line locked "$work/h.out" 10
+"${LTT[@]}" setlk "$lf" >"$work/b.out" 2>&1
+expect 3 $? "a server process's fcntl lock keeps the guest out" "$work/b.out"
+kill "$hpid"; wait "$hpid"
+bg "$work/a.out" "${LTT[@]}" -h 2000 setlk "$lf"
+apid=$!
+wait_line locked "$work/a.out" 30
+"${LTT[@]}" setlkw "$lf" >"$work/c.out" 2>&1
+expect 0 $? "a waiting F_SETLKW gets the lock once the holder lets go (the client polls)" "$work/c.out"
+wait "$apid"
+"${LTT[@]}" -r -s 0 -l 10 setlk "$lf" >"$work/b.out" 2>&1
+expect 0 $? "a read lock" "$work/b.out"
+bg "$work/a.out" "${LTT[@]}" -h -1 flock "$lf"
+apid=$!
+wait_line locked "$work/a.out" 30
+"${LTT[@]}" flock "$lf" >"$work/b.out" 2>&1
+expect 3 $? "flock excludes flock (whole-file locks over v4)" "$work/b.out"
+kill "$apid"; wait "$apid"
 
 step "cleaning up through the client"
 timeout 120 rm -rf "$w" && [ ! -e "$exp/work" ]
