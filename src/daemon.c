@@ -40,6 +40,7 @@
 #include "admin/metrics_http.h"
 #include "proto/mountd.h"
 #include "proto/nfs_program.h"
+#include "state/nfs4_recover.h"
 #include "proto/nlm.h"
 #include "proto/nsm.h"
 #include "rpc/rpcreg.h"
@@ -460,6 +461,25 @@ start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
  * The lock manager: our NSM state and the clients the last run had (they
  * may reclaim during the grace period), then its threads.
  */
+/* NFSv4's client records: how many clients of the last run may reclaim. */
+static int
+load_v4_records(const struct daemon_opts *o)
+{
+	char err[512];
+	int n;
+
+	if (!(o->nfs_versions & NFSVERS_4))
+		return 0;
+	if ((n = n4_recover_load(o->statedir)) < 0) {
+		snprintf(err, sizeof(err), "state directory %s: cannot read the NFSv4 client "
+		    "records: %s", o->statedir, strerror(errno));
+		startup_failed(err);
+	}
+	if (n > 0)
+		log_info("NFSv4 clients that held state before the restart: %d", n);
+	return n;
+}
+
 static void
 start_locking(const struct daemon_opts *o, rlim_t nofile)
 {
@@ -482,7 +502,8 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 		    o->statedir, strerror(errno));
 		startup_failed(err);
 	}
-	/* Nobody held a lock from us: nobody can reclaim, so no grace period. */
+	/* Nobody held a lock or an open from us: nobody can reclaim, so no grace period. */
+	previous += load_v4_records(o);
 	c.grace_secs = previous > 0 ? o->grace_secs : 0;
 	start_shared_grace(o, c.grace_secs);
 	c.max_files = nofile / 8 < 4096 ? (unsigned)(nofile / 8) : 4096;

@@ -210,8 +210,8 @@ n4_op_lock(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 
 	if (args->locktype < READ_LT || args->locktype > WRITEW_LT)
 		return NFS4ERR_INVAL;
-	/* A reclaim with no grace period to reclaim in (RFC 8881 8.4.2.1). */
-	if (args->reclaim && !locks_in_grace())
+	/* A reclaim out of the grace period, or of a client with nothing to reclaim (8.4.2.1). */
+	if (args->reclaim && n4_may_reclaim(c->clientid) != N4_OK)
 		return NFS4ERR_NO_GRACE;
 	if ((s = lock_file(c, &o)) != NFS4_OK)
 		return s;

@@ -15,6 +15,7 @@
 #include "errmap.h"
 #include "nfs4_attr.h"
 #include "nfs4_ops.h"
+#include "state/locks.h"
 #include "state/nfs4_state.h"
 
 static const nfsstat4 state_status[N4S_NRESULTS] = {
@@ -381,13 +382,20 @@ n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	}
 	switch (claim->claim) {
 	case CLAIM_NULL:
-		s = open_by_name(&q, &o, &claim->open_claim4_u.file);
+		/* New opens wait for the reclaims of the grace period (RFC 8881 8.4.2.1). */
+		s = locks_in_grace() ? NFS4ERR_GRACE : open_by_name(&q, &o, &claim->open_claim4_u.file);
 		break;
 	case CLAIM_FH:
-		s = open_by_fh(&q, &o);
+		s = locks_in_grace() ? NFS4ERR_GRACE : open_by_fh(&q, &o);
 		break;
 	case CLAIM_PREVIOUS:
-		s = NFS4ERR_NO_GRACE;	/* nothing to reclaim: no earlier state is kept yet */
+		/* The current filehandle is the file the client had open before the restart. */
+		if (n4_may_reclaim(c->clientid) != N4_OK)
+			s = NFS4ERR_NO_GRACE;
+		else if (claim->open_claim4_u.delegate_type != OPEN_DELEGATE_NONE)
+			s = NFS4ERR_RECLAIM_BAD;	/* no delegation was ever handed out */
+		else
+			s = open_by_fh(&q, &o);
 		break;
 	case CLAIM_DELEGATE_CUR:
 	case CLAIM_DELEG_CUR_FH:

@@ -15,6 +15,8 @@
 
 #include "log.h"
 #include "nfs4_clients.h"
+#include "locks.h"
+#include "nfs4_recover.h"
 #include "nfs4_state.h"
 #include "queue.h"
 
@@ -184,6 +186,8 @@ client_destroy(struct n4_client *c)
 	while ((s = TAILQ_FIRST(&c->sessions)) != NULL)
 		session_destroy(s);
 	n4_state_client_gone(c->clientid);
+	if (c->confirmed)
+		n4_recover_remove(c->owner, c->ownerlen);
 	while (*pp != c)
 		pp = &(*pp)->hnext;
 	*pp = c->hnext;
@@ -396,8 +400,10 @@ session_new(struct n4_client *c, const struct n4_create_in *in, struct n4_create
 	return s;
 }
 
+/* owner (ownerlen bytes) is set to the client's when this confirms it. */
 static enum n4_result
-create_locked(const struct n4_create_in *in, struct n4_create_out *out)
+create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t *owner,
+    size_t *ownerlen)
 {
 	struct n4_client *c = find_client(in->clientid), *old;
 
@@ -419,6 +425,8 @@ create_locked(const struct n4_create_in *in, struct n4_create_out *out)
 		if ((old = find_owner(c->owner, c->ownerlen, 1)) != NULL)
 			client_destroy(old);
 		c->confirmed = 1;
+		memcpy(owner, c->owner, c->ownerlen);
+		*ownerlen = c->ownerlen;
 	}
 	c->cs_seq++;
 	c->cs_reply = *out;
@@ -430,11 +438,22 @@ create_locked(const struct n4_create_in *in, struct n4_create_out *out)
 enum n4_result
 n4_create_session(const struct n4_create_in *in, struct n4_create_out *out)
 {
+	uint8_t owner[N4_OWNER_MAX];
+	size_t ownerlen = 0;
 	enum n4_result r;
 
 	pthread_mutex_lock(&n4_lock);
-	r = create_locked(in, out);
+	r = create_locked(in, out, owner, &ownerlen);
 	pthread_mutex_unlock(&n4_lock);
+	/*
+	 * A confirmed client may hold state from now on: its record is on disk
+	 * before it hears so (outside the lock: an fsync must not hold up the
+	 * other clients' SEQUENCEs).
+	 */
+	if (r == N4_OK && ownerlen && n4_recover_add(owner, ownerlen) < 0)
+		log_warn("NFSv4 client %016llx: its record is not on stable storage: it may "
+		    "not be able to reclaim its state after a restart",
+		    (unsigned long long)in->clientid);
 	return r;
 }
 
@@ -608,6 +627,24 @@ n4_clients_tick(void)
 			client_destroy(c);
 		}
 	pthread_mutex_unlock(&n4_lock);
+	n4_recover_flush(locks_in_grace());
+}
+
+enum n4_result
+n4_may_reclaim(uint64_t clientid)
+{
+	enum n4_result r = N4_NO_GRACE;
+	struct n4_client *c;
+
+	if (!locks_in_grace())
+		return N4_NO_GRACE;
+	pthread_mutex_lock(&n4_lock);
+	/* Only what the last run's records name, and only until RECLAIM_COMPLETE. */
+	if ((c = find_client(clientid)) != NULL && !c->reclaim_complete &&
+	    n4_recover_was_client(c->owner, c->ownerlen))
+		r = N4_OK;
+	pthread_mutex_unlock(&n4_lock);
+	return r;
 }
 
 /*

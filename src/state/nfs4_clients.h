@@ -42,6 +42,7 @@ enum n4_result {
 	N4_COMPLETE_ALREADY,
 	N4_TOO_MANY_OPS,	/* SEQUENCE: more operations than the session grants */
 	N4_REQ_TOO_BIG,		/* SEQUENCE: a request longer than the session grants */
+	N4_NO_GRACE,		/* a reclaim out of the grace period, or by a client with nothing to reclaim */
 	N4_REPLAY,		/* SEQUENCE: a retry, answered from the slot's cache */
 	N4_REPLAY_UNCACHED,	/* SEQUENCE: a retry of a reply not kept */
 	N4_NRESULTS
@@ -138,6 +139,12 @@ enum n4_result n4_destroy_session(const uint8_t sessionid[N4_SESSIONID_SIZE]);
 enum n4_result n4_destroy_clientid(uint64_t clientid);
 /* RECLAIM_COMPLETE for the whole client of the session in ref. */
 enum n4_result n4_reclaim_complete(const struct n4_slot_ref *ref);
+/*
+ * May this client reclaim (OPEN's CLAIM_PREVIOUS, LOCK's reclaim)? In the
+ * grace period, if the last run's records name it and it has not said
+ * RECLAIM_COMPLETE: N4_OK, else N4_NO_GRACE.
+ */
+enum n4_result n4_may_reclaim(uint64_t clientid);
 /* BIND_CONN_TO_SESSION: the session exists (its fore channel takes any connection). */
 enum n4_result n4_session_exists(const uint8_t sessionid[N4_SESSIONID_SIZE]);
 /* Is the held slot's session this one? */

@@ -16,7 +16,11 @@
 # written and read back; tar extracted and compared; rm -rf; the server's
 # v3 and MOUNT ports unreachable through the wall; byte-range locks
 # (LOCK, LOCKT, LOCKU) between two guest processes, against a process on
-# the server host, a waiter that polls its way in, and flock.
+# the server host, a waiter that polls its way in, and flock; a server
+# killed (SIGKILL) and started again while the guest holds a file open
+# and a lock on it: the client reclaims both in the grace period (the
+# lock keeps a server process out again), and a new open waits for the
+# grace period to end.
 set -u
 daemon=$1
 # Every lock call gives up after 30 s (status 142).
@@ -26,7 +30,8 @@ exp=$work/export
 mnt=$work/mnt
 log=$work/usernfsd.log
 SRV=192.168.78.1
-GRACE=0
+# The grace period after a restart: only clients with records have one.
+GRACE=8
 
 . "$(dirname "$0")/guest-lib.sh"
 counted_checks kernel-v4
@@ -194,6 +199,36 @@ wait_line locked "$work/a.out" 30
 "${LTT[@]}" flock "$lf" >"$work/b.out" 2>&1
 expect 3 $? "flock excludes flock (whole-file locks over v4)" "$work/b.out"
 kill "$apid"; wait "$apid"
+
+step "a server restart: the client reclaims its open and its lock"
+[ "$(wc -l <"$work/state/nfs4-clients" 2>/dev/null)" = 1 ]
+expect 0 $? "the client's record is on disk (STATEDIR/nfs4-clients)"
+echo "held across a restart" >"$w/held"
+exec 3<"$w/held"
+bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$lf"
+apid=$!
+wait_line locked "$work/a.out" 30
+kill -KILL "$SRV_PID"; wait "$SRV_PID" 2>/dev/null
+# (fd 3 stays the guest's: a daemon holding it would keep the mount busy)
+srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 3<&- ||
+	fatal "usernfsd did not start again"
+t0=${EPOCHREALTIME/./}
+timeout 60 stat "$mnt" >/dev/null 2>&1	# the client notices, and recovers
+[ "$(cat /proc/self/fd/3)" = "held across a restart" ]
+expect 0 $? "the file held open reads on (its open reclaimed)"
+srv "${LTT[@]}" setlk "$exp/work/lockfile" >"$work/h.out" 2>&1
+expect 3 $? "the reclaimed lock keeps a server process out again" "$work/h.out"
+timeout 60 sh -c 'echo new >"$1"' sh "$w/after" 2>"$work/err"
+expect 0 $? "a new file opened during the grace period, once it ends" "$work/err"
+if [ $(( (${EPOCHREALTIME/./} - t0) / 1000000 )) -ge $((GRACE - 2)) ]; then
+	ok "the new open waited for the grace period"
+else
+	bad "the new open did not wait for the grace period ($(( (${EPOCHREALTIME/./} - t0) / 1000000 )) s)"
+fi
+kill "$apid"; wait "$apid"
+exec 3<&-
+srv "${LTT[@]}" setlk "$exp/work/lockfile" >"$work/h.out" 2>&1
+expect 0 $? "released, the lock lets the server process in" "$work/h.out"
 
 step "cleaning up through the client"
 timeout 120 rm -rf "$w" && [ ! -e "$exp/work" ]
