@@ -35,6 +35,7 @@
 #include "fs/icache.h"
 #include "state/locks.h"
 #include "state/nfs4_clients.h"
+#include "state/nfs4_state.h"
 #include "log.h"
 #include "memtrim.h"
 #include "admin/metrics_http.h"
@@ -343,6 +344,7 @@ reload(const char *file, const char *why, FILE *errs)
 
 /* The gauges of the statistics, read from their modules when a snapshot is taken. */
 static int with_nlm;
+static int with_nfs4;		/* NFSv4 served: its gauges */
 
 static void
 read_gauges(struct stats_gauges *g)
@@ -366,6 +368,19 @@ read_gauges(struct stats_gauges *g)
 		g->nlm_waiters = lk.waiters;
 		g->nlm_shares = lk.shares;
 		g->nlm_grace = lk.in_grace;
+	}
+	if (with_nfs4) {
+		struct n4_counts nc;
+		struct n4_state_counts sc;
+
+		n4_clients_count(&nc);
+		n4_state_count(&sc);
+		g->nfs4_enabled = 1;
+		g->nfs4_clients = nc.clients;
+		g->nfs4_confirmed = nc.confirmed;
+		g->nfs4_sessions = nc.sessions;
+		g->nfs4_cache_bytes = nc.cache_reserved;
+		g->nfs4_stateids = sc.opens;
 	}
 }
 
@@ -589,6 +604,7 @@ daemon_run(const struct daemon_opts *o)
 	if (icache_start_sweeper() < 0)
 		startup_failed("cannot start the inode cache sweeper");
 	with_nlm = !o->no_nlm;
+	with_nfs4 = (o->nfs_versions & NFSVERS_4) != 0;
 	stats_init(with_nlm, o->threads, read_gauges);
 	if (workq_start(o->threads, &pool_hooks) < 0)
 		startup_failed("cannot start worker threads");

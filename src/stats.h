@@ -101,6 +101,9 @@ struct stats_gauges {
 	uint64_t reply_memory;	/* bytes of the TCP reply budget in use (tcpbudget.c) */
 	uint64_t nlm_hosts, nlm_files, nlm_locks, nlm_waiters, nlm_shares;
 	int nlm_enabled, nlm_grace;
+	/* NFSv4's state, against its bounds (state/nfs4_clients.h, nfs4_state.h). */
+	int nfs4_enabled;
+	uint64_t nfs4_clients, nfs4_confirmed, nfs4_sessions, nfs4_stateids, nfs4_cache_bytes;
 };
 
 struct stats_snapshot {

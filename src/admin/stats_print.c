@@ -119,8 +119,57 @@ static const struct counter_desc counters[ST_NCOUNTERS] = {
 static const char *const node_methods[] = {
 	"Null", "GetAttr", "SetAttr", "Root", "Lookup", "ReadLink", "Read", "WrCache", "Write",
 	"Create", "Remove", "Rename", "Link", "SymLink", "MkDir", "RmDir", "ReadDir", "FsStat",
-	"Access", "MkNod", "ReadDirPlus", "FsInfo", "PathConf", "Commit",
+	"Access", "MkNod", "ReadDirPlus", "FsInfo", "PathConf", "Commit", "Compound",
 };
+
+/*
+ * NFSv4's operations as node_exporter names those of knfsd's proc4ops
+ * line (method label, proto "4"); the operations it has no name for
+ * (4.1's and 4.2's) take the same CamelCase.
+ */
+static const struct {
+	const char *op, *node;
+} node_v4ops[] = {
+	{ "ACCESS", "Access" }, { "CLOSE", "Close" }, { "COMMIT", "Commit" },
+	{ "CREATE", "Create" }, { "DELEGPURGE", "DelegPurge" }, { "DELEGRETURN", "DelegReturn" },
+	{ "GETATTR", "GetAttr" }, { "GETFH", "GetFH" }, { "LINK", "Link" }, { "LOCK", "Lock" },
+	{ "LOCKT", "Lockt" }, { "LOCKU", "Locku" }, { "LOOKUP", "Lookup" },
+	{ "LOOKUPP", "LookupRoot" }, { "NVERIFY", "Nverify" }, { "OPEN", "Open" },
+	{ "OPENATTR", "OpenAttr" }, { "OPEN_CONFIRM", "OpenConfirm" },
+	{ "OPEN_DOWNGRADE", "OpenDgrd" }, { "PUTFH", "PutFH" }, { "PUTPUBFH", "PutPubFH" },
+	{ "PUTROOTFH", "PutRootFH" }, { "READ", "Read" }, { "READDIR", "ReadDir" },
+	{ "READLINK", "ReadLink" }, { "REMOVE", "Remove" }, { "RENAME", "Rename" },
+	{ "RENEW", "Renew" }, { "RESTOREFH", "RestoreFH" }, { "SAVEFH", "SaveFH" },
+	{ "SECINFO", "SecInfo" }, { "SETATTR", "SetAttr" }, { "SETCLIENTID", "SetClientID" },
+	{ "SETCLIENTID_CONFIRM", "SetClientIDConfirm" }, { "VERIFY", "Verify" },
+	{ "WRITE", "Write" }, { "RELEASE_LOCKOWNER", "RelLockOwner" },
+	{ "BACKCHANNEL_CTL", "BackchannelCtl" }, { "BIND_CONN_TO_SESSION", "BindConnToSession" },
+	{ "EXCHANGE_ID", "ExchangeID" }, { "CREATE_SESSION", "CreateSession" },
+	{ "DESTROY_SESSION", "DestroySession" }, { "FREE_STATEID", "FreeStateID" },
+	{ "GET_DIR_DELEGATION", "GetDirDeleg" }, { "GETDEVICEINFO", "GetDeviceInfo" },
+	{ "GETDEVICELIST", "GetDeviceList" }, { "LAYOUTCOMMIT", "LayoutCommit" },
+	{ "LAYOUTGET", "LayoutGet" }, { "LAYOUTRETURN", "LayoutReturn" },
+	{ "SECINFO_NO_NAME", "SecinfoNoName" }, { "SEQUENCE", "Sequence" },
+	{ "SET_SSV", "SetSSV" }, { "TEST_STATEID", "TestStateID" },
+	{ "WANT_DELEGATION", "WantDeleg" }, { "DESTROY_CLIENTID", "DestroyClientID" },
+	{ "RECLAIM_COMPLETE", "ReclaimComplete" }, { "ALLOCATE", "Allocate" },
+	{ "COPY", "Copy" }, { "COPY_NOTIFY", "CopyNotify" }, { "DEALLOCATE", "DeAllocate" },
+	{ "IO_ADVISE", "IOAdvise" }, { "LAYOUTERROR", "LayoutError" },
+	{ "LAYOUTSTATS", "LayoutStats" }, { "OFFLOAD_CANCEL", "OffloadCancel" },
+	{ "OFFLOAD_STATUS", "OffloadStatus" }, { "READ_PLUS", "ReadPlus" }, { "SEEK", "Seek" },
+	{ "WRITE_SAME", "WriteSame" }, { "CLONE", "Clone" }, { "GETXATTR", "GetXattr" },
+	{ "SETXATTR", "SetXattr" }, { "LISTXATTRS", "ListXattrs" },
+	{ "REMOVEXATTR", "RemoveXattr" },
+};
+
+static const char *
+node_v4op(const char *op)
+{
+	for (size_t i = 0; i < sizeof(node_v4ops) / sizeof(node_v4ops[0]); i++)
+		if (strcmp(op, node_v4ops[i].op) == 0)
+			return node_v4ops[i].node;
+	return op;
+}
 
 static const char *
 node_method(const char *proc)
@@ -137,12 +186,21 @@ node_method(const char *proc)
 
 #define NFS_PROG 100003u
 
+/*
+ * Slots of one registration: one version of a program, or NFSv4's
+ * operations ("nfs4ops"), which share the program and version of COMPOUND.
+ */
+static int
+same_group(const struct stats_slot *a, const struct stats_slot *b)
+{
+	return a->prog == b->prog && a->vers == b->vers && strcmp(a->prog_name, b->prog_name) == 0;
+}
+
 static int
 version_used(const struct stats_snapshot *s, unsigned n, unsigned k)
 {
 	for (unsigned i = 0; i < n; i++)
-		if (s->slots[i].prog == s->slots[k].prog && s->slots[i].vers == s->slots[k].vers &&
-		    s->sum.proc[i].calls)
+		if (same_group(&s->slots[i], &s->slots[k]) && s->sum.proc[i].calls)
 			return 1;
 	return 0;
 }
@@ -188,18 +246,16 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 		if (s->slots[k].proc != 0 || !version_used(s, n, k))
 			continue;
 		uint64_t vcalls = 0;
-		for (unsigned i = k; i < n && s->slots[i].prog == s->slots[k].prog &&
-		    s->slots[i].vers == s->slots[k].vers; i++)
+		for (unsigned i = k; i < n && same_group(&s->slots[i], &s->slots[k]); i++)
 			vcalls += s->sum.proc[i].calls;
 		fprintf(out, "\nServer %s v%u:\n", s->slots[k].prog_name, s->slots[k].vers);
-		fprintf(out, "%-12s %10s %4s %8s %8s %14s %14s %9s %9s\n", "procedure", "calls",
+		fprintf(out, "%-20s %10s %4s %8s %8s %14s %14s %9s %9s\n", "procedure", "calls",
 		    "%", "errors", "rpc_err", "bytes_in", "bytes_out", "wait_us", "svc_us");
-		for (unsigned i = k; i < n && s->slots[i].prog == s->slots[k].prog &&
-		    s->slots[i].vers == s->slots[k].vers; i++) {
+		for (unsigned i = k; i < n && same_group(&s->slots[i], &s->slots[k]); i++) {
 			const struct stats_proc *p = &s->sum.proc[i];
 			if (s->slots[i].proc_name[0] == '\0')
 				continue;
-			fprintf(out, "%-12s %10llu %3.0f%% %8llu %8llu %14llu %14llu %9.1f %9.1f\n",
+			fprintf(out, "%-20s %10llu %3.0f%% %8llu %8llu %14llu %14llu %9.1f %9.1f\n",
 			    s->slots[i].proc_name, (unsigned long long)p->calls,
 			    vcalls ? 100.0 * (double)p->calls / (double)vcalls : 0.0,
 			    (unsigned long long)status_errors(p), (unsigned long long)p->rpc_errors,
@@ -240,6 +296,15 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 		    (unsigned long long)s->g.nlm_locks, "waiters",
 		    (unsigned long long)s->g.nlm_waiters, "shares",
 		    (unsigned long long)s->g.nlm_shares, "grace", s->g.nlm_grace ? "yes" : "no");
+	}
+	if (s->g.nfs4_enabled) {
+		fputs("\nNFSv4 state:\n", out);
+		fprintf(out, "  %-28s %llu\n  %-28s %llu\n  %-28s %llu\n  %-28s %llu\n  %-28s %llu\n",
+		    "clients", (unsigned long long)s->g.nfs4_clients, "confirmed",
+		    (unsigned long long)s->g.nfs4_confirmed, "sessions",
+		    (unsigned long long)s->g.nfs4_sessions, "stateids",
+		    (unsigned long long)s->g.nfs4_stateids, "reply_cache_bytes",
+		    (unsigned long long)s->g.nfs4_cache_bytes);
 	}
 	fprintf(out, "\nClients: %llu (usernfsctl clients)\n", (unsigned long long)s->g.clients);
 }
@@ -312,6 +377,12 @@ stats_print_json(FILE *out, const struct stats_snapshot *s)
 		    (unsigned long long)s->g.nlm_hosts, (unsigned long long)s->g.nlm_files,
 		    (unsigned long long)s->g.nlm_locks, (unsigned long long)s->g.nlm_waiters,
 		    (unsigned long long)s->g.nlm_shares, s->g.nlm_grace);
+	if (s->g.nfs4_enabled)
+		fprintf(out, ",\"nfs4_clients\":%llu,\"nfs4_confirmed\":%llu,\"nfs4_sessions\":%llu,"
+		    "\"nfs4_stateids\":%llu,\"nfs4_reply_cache_bytes\":%llu",
+		    (unsigned long long)s->g.nfs4_clients, (unsigned long long)s->g.nfs4_confirmed,
+		    (unsigned long long)s->g.nfs4_sessions, (unsigned long long)s->g.nfs4_stateids,
+		    (unsigned long long)s->g.nfs4_cache_bytes);
 	fputs("}}\n", out);
 }
 
@@ -475,7 +546,9 @@ stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 			continue;
 		nfs_calls += s->sum.proc[k].calls;
 		fprintf(out, "node_nfsd_requests_total{method=\"%s\",proto=\"%u\"} %llu\n",
-		    node_method(s->slots[k].proc_name), s->slots[k].vers,
+		    strcmp(s->slots[k].prog_name, "nfs4ops") == 0 ?
+		    node_v4op(s->slots[k].proc_name) : node_method(s->slots[k].proc_name),
+		    s->slots[k].vers,
 		    (unsigned long long)s->sum.proc[k].calls);
 	}
 	prom_counter(out, "node_nfsd_server_rpcs_total", "NFS calls answered, all versions.", nfs_calls);
@@ -593,6 +666,19 @@ stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 		    s->g.nlm_shares);
 		prom_gauge(out, "usernfsd_nlm_grace", "1 while in the grace period after a restart.",
 		    (uint64_t)s->g.nlm_grace);
+	}
+	if (s->g.nfs4_enabled) {
+		prom_gauge(out, "usernfsd_nfs4_clients", "NFSv4 client records (at most 1024).",
+		    s->g.nfs4_clients);
+		prom_gauge(out, "usernfsd_nfs4_confirmed_clients", "NFSv4 client records confirmed.",
+		    s->g.nfs4_confirmed);
+		prom_gauge(out, "usernfsd_nfs4_sessions", "NFSv4.1 sessions (at most 1024).",
+		    s->g.nfs4_sessions);
+		prom_gauge(out, "usernfsd_nfs4_stateids", "NFSv4 open and lock stateids (at most 65536).",
+		    s->g.nfs4_stateids);
+		prom_gauge(out, "usernfsd_nfs4_reply_cache_bytes",
+		    "Bytes reserved for the sessions' slot reply caches (at most 64 MiB).",
+		    s->g.nfs4_cache_bytes);
 	}
 	prom_gauge(out, "usernfsd_uptime_seconds", "Seconds since the daemon started.",
 	    (uint64_t)s->uptime);
