@@ -20,7 +20,8 @@
 # killed (SIGKILL) and started again while the guest holds a file open
 # and a lock on it: the client reclaims both in the grace period (the
 # lock keeps a server process out again), and a new open waits for the
-# grace period to end.
+# grace period to end; with the wall lowered, a v3 mount's NLM locks and
+# a v4.1 mount's exclude each other both ways.
 set -u
 daemon=$1
 # Every lock call gives up after 30 s (status 142).
@@ -251,6 +252,32 @@ step "the wall"
 ! timeout 20 mount -t nfs -o vers=3,soft,retrans=1,timeo=20 "$SRV:$exp" "$mnt" 2>/dev/null
 expect 0 $? "a v3 mount cannot pass it (no MOUNT, no rpcbind)"
 umount "$mnt" 2>/dev/null
+
+step "one lock manager: NFSv4.1 against NLM (a v3 mount of the same export), both ways"
+srv nft flush ruleset || fatal "lowering the wall"
+echo data >"$exp/shared-lock"
+mkdir -p "$work/mnt3"
+timeout 60 mount -t nfs -o vers=3,proto=tcp,mountproto=tcp "$SRV:$exp" "$work/mnt3" 2>"$work/err"
+expect 0 $? "a v3 mount with locking (NLM, NSM through rpcbind)" "$work/err"
+timeout 60 mount -t nfs -o vers=4.1 "$SRV:$exp" "$mnt" 2>"$work/err"
+expect 0 $? "and a v4.1 mount beside it" "$work/err"
+bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$work/mnt3/shared-lock"
+apid=$!
+wait_line locked "$work/a.out" 30
+expect 0 $? "a lock over NLM" "$work/a.out"
+"${LTT[@]}" setlk "$mnt/shared-lock" >"$work/b.out" 2>&1
+expect 3 $? "keeps a v4.1 LOCK out (DENIED)" "$work/b.out"
+kill "$apid"; wait "$apid"
+bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$mnt/shared-lock"
+apid=$!
+wait_line locked "$work/a.out" 30
+expect 0 $? "a lock over v4.1" "$work/a.out"
+"${LTT[@]}" setlk "$work/mnt3/shared-lock" >"$work/b.out" 2>&1
+expect 3 $? "keeps an NLM lock out (DENIED)" "$work/b.out"
+kill "$apid"; wait "$apid"
+"${LTT[@]}" setlk "$work/mnt3/shared-lock" >"$work/b.out" 2>&1
+expect 0 $? "released over v4.1, NLM gets it" "$work/b.out"
+umount "$work/mnt3"; umount "$mnt"
 
 kill -0 "$SRV_PID" 2>/dev/null
 expect 0 $? "the server is still running"
