@@ -11,6 +11,14 @@
 #     clamped channel (18.36), SEQUENCE's slots and reply cache (2.10.6.1,
 #     18.46), DESTROY_SESSION, DESTROY_CLIENTID, RECLAIM_COMPLETE and
 #     BIND_CONN_TO_SESSION;
+#   - the file operations (RFC 8881 18) with their arguments, on a rw, a
+#     ro and a third export and two the client does not match: the pseudo
+#     file system (7.3-7.5), LOOKUP, LOOKUPP and the filehandle operations,
+#     GETATTR and VERIFY against stat on the server, READDIR (cookies, 2000
+#     entries in small replies), OPEN's create modes, READ, WRITE, COMMIT,
+#     OPEN_DOWNGRADE, CLOSE, the stateids (8.2) and share reservations
+#     between two clients (9.7), CREATE, REMOVE, RENAME, LINK, SETATTR;
+#     what the export directories hold afterwards;
 #   - thousands of EXCHANGE_IDs and CREATE_SESSIONs: the tables stay
 #     bounded and the daemon alive; the nfs4ops statistics count them.
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +32,16 @@ start_rpcbind
 EXPORT=$WORKDIR/export
 mkdir -p "$EXPORT"
 EXPORTS="$EXPORT 127.0.0.1(rw,insecure,no_root_squash)"
+# The file operations' exports (section 6): rw and ro below the pseudo
+# directory v4, one on another path, and two for a client that is not us.
+RW=$WORKDIR/v4/rw RO=$WORKDIR/v4/ro FAR=$WORKDIR/far/side/xd
+HIDDEN=$WORKDIR/v4/hidden SECRET=$WORKDIR/secret
+FO_EXPORTS="$RW 127.0.0.1(rw,insecure,no_root_squash)
+$RO 127.0.0.1(ro,insecure,no_root_squash)
+$FAR 127.0.0.1(rw,insecure,no_root_squash)
+$HIDDEN 10.99.99.99(rw,insecure)
+$SECRET 10.99.99.99(rw,insecure)"
+mkdir -p "$RW" "$RO" "$FAR" "$HIDDEN" "$SECRET"
 
 # v4 PROTO [OPTIONS] COMMAND ARGS... [++ COMMAND ARGS...]: nfs4probe at the NFS port
 v4() {
@@ -123,7 +141,8 @@ run_expect "--nfs-versions 4.1: any NFS call over UDP is PROG_UNAVAIL" '^rpc=PRO
 	v4 udp null
 stop_daemon
 
-start_daemon "$EXPORTS" --nfs-versions 3,4.1,4.2
+start_daemon "$EXPORTS
+$FO_EXPORTS" --nfs-versions 3,4.1,4.2
 
 # ---------------------------------------------------------------------------
 # 2. transports and rpcbind: v4 over TCP only (RFC 8881 2.9.1)
@@ -397,7 +416,648 @@ step_expect "a session whose replies are at most 128 bytes" 4 \
 step_expect "a reply over ca_maxresponsesize: REP_TOO_BIG" 5 'status=NFS4ERR_REP_TOO_BIG '
 
 # ---------------------------------------------------------------------------
-# 6. many clients: the tables are bounded (N4_MAX_CLIENTS 1024), memory too
+# 6. file operations (RFC 8881 18), checked against the export directories
+
+# A plan: the compounds one nfs4probe process sends, each after SEQUENCE on
+# slot $PLAN_SLOT with that slot's next sequence id, and what each must print.
+# plan_begin OWNER: a new client (EXCHANGE_ID, CREATE_SESSION: steps 1 and 2)
+# plan_resume CLIENTID SESSION SLOT: an earlier process's client and session,
+#   on a slot it did not use
+# plan DESC ERE OP...: one compound, its check (DESC -: none); its step is $PLAN_N
+# plan_cmd DESC ERE COMMAND ARGS...: a probe command of its own as a step
+# plan_run: runs the process, then every check
+plan_begin() {
+	PLAN_ARGS=(exchange_id "$1" ++ create_session)
+	PLAN_N=2 PLAN_SLOT=0 PLAN_DESC=() PLAN_ERE=() PLAN_STEP=()
+}
+plan_resume() {
+	PLAN_ARGS=(clientid "0x$1" ++ session "$2")
+	PLAN_N=2 PLAN_SLOT=$3 PLAN_DESC=() PLAN_ERE=() PLAN_STEP=()
+}
+_plan_check() {
+	PLAN_N=$((PLAN_N + 1))
+	if [ "$1" != - ]; then
+		PLAN_DESC+=("$1") PLAN_ERE+=("$2") PLAN_STEP+=("$PLAN_N")
+	fi
+}
+plan() {
+	_plan_check "$1" "$2"
+	shift 2
+	PLAN_ARGS+=(++ sequence "$PLAN_SLOT" next "$@")
+}
+plan_cmd() {
+	_plan_check "$1" "$2"
+	shift 2
+	PLAN_ARGS+=(++ "$@")
+}
+plan_run() {
+	local i
+	run4 "${PLAN_ARGS[@]}"
+	for i in "${!PLAN_STEP[@]}"; do
+		step_expect "${PLAN_DESC[$i]}" "${PLAN_STEP[$i]}" "${PLAN_ERE[$i]}"
+	done
+}
+# E OP STATUS: the ERE of a compound whose last result is OP's, with STATUS
+E() {
+	printf 'status=%s nres=[0-9]+ .*op[0-9]+=OP_%s:%s reply=' "$2" "$1" "$2"
+}
+OK4='status=NFS4_OK '
+# sfieldn N KEY I: the I-th KEY= value in step N
+sfieldn() {
+	stepout "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | sed -n "${3}p"
+}
+# re STRING: STRING with the ERE's special characters escaped
+re() {
+	printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'
+}
+# sorted_list LIST: a comma list, sorted
+sorted_list() {
+	printf '%s\n' "$1" | tr , '\n' | sort | paste -sd, -
+}
+# path_ops PATH: LOOKUP:COMPONENT for each component of PATH, in PATH_OPS
+path_ops() {
+	local IFS=/ c
+	PATH_OPS=()
+	for c in $1; do
+		[ -n "$c" ] && PATH_OPS+=("LOOKUP:$c")
+	done
+}
+# expect_file DESC PATH CONTENT: the export directory holds PATH with CONTENT
+expect_file() {
+	expect_eq "$1" "$(cat "$2" 2>&1)" "$3"
+}
+# present DIR NAME...: those of the NAMEs DIR holds (even as dangling links), space-separated
+present() {
+	local d=$1 n out=
+	shift
+	for n in "$@"; do
+		if [ -e "$d/$n" ] || [ -L "$d/$n" ]; then out="$out${out:+ }$n"; fi
+	done
+	printf '%s' "$out"
+}
+
+file_ops() {
+	local n s got name top wd_ops cid ses sid bcid bses bad
+	top=${WORKDIR#/}
+	top=${top%%/*}
+	path_ops "$WORKDIR"
+	wd_ops=("${PATH_OPS[@]}")
+
+	# The filehandles down the pseudo tree, kept for the processes after.
+	run4 exchange_id integ-fo-fh ++ create_session \
+		++ sequence 0 next PUTROOTFH GETFH "${wd_ops[@]}" GETFH LOOKUP:v4 GETFH LOOKUP:rw GETFH \
+		++ sequence 0 next PUTROOTFH "${wd_ops[@]}" LOOKUP:v4 LOOKUP:ro GETFH \
+		++ sequence 0 next PUTROOTFH "${wd_ops[@]}" LOOKUP:far LOOKUP:side LOOKUP:xd GETFH
+	ROOT_FH=$(sfieldn 3 fh 1) WD_FH=$(sfieldn 3 fh 2) V4_FH=$(sfieldn 3 fh 3) RW_FH=$(sfieldn 3 fh 4)
+	RO_FH=$(sfield 4 fh) FAR_FH=$(sfield 5 fh)
+	step_expect "PUTROOTFH, LOOKUP down the pseudo tree to the rw export (RFC 8881 7.3)" 3 \
+		"${OK4}nres=$((${#wd_ops[@]} + 8)) "
+	step_expect "... and to the ro export" 4 "$OK4"
+	step_expect "... and to the export on another path" 5 "$OK4"
+	for s in "$ROOT_FH" "$WD_FH" "$V4_FH" "$RW_FH" "$RO_FH" "$FAR_FH"; do
+		if [ -z "$s" ]; then
+			not_ok "no filehandles down the pseudo tree: the file operations are not tested" "$OUT"
+			return
+		fi
+	done
+	if [ "$RW_FH" != "$V4_FH" ] && [ "${#ROOT_FH}" -eq 48 ]; then
+		ok "the pseudo root has a pseudo handle, the export its own"
+	else
+		not_ok "pseudo root handle '$ROOT_FH', rw export '$RW_FH'" "$OUT"
+	fi
+
+	# -- the pseudo file system (RFC 8881 7.3-7.5)
+	plan_begin integ-fo-pseudo
+	plan "PUTROOTFH: a directory of fsid 0.0, read and search only" \
+		"$OK4.* attr_type=NF4DIR attr_fsid=0\\.0 attr_mode=0555\$" PUTROOTFH GETATTR:type,fsid,mode
+	plan "READDIR of /: only the first component of the exports' paths, once" \
+		"$OK4.* rd_count=1 rd_eof=1 rd_names=$(re "$top") " PUTROOTFH READDIR:0,8192
+	plan - '' "PUTFH:$WD_FH" READDIR:0,8192
+	S_WD=$PLAN_N
+	plan - '' "PUTFH:$V4_FH" READDIR:0,8192,type,fsid
+	S_V4=$PLAN_N
+	plan "LOOKUP from the pseudo directory into the export" "$OK4" \
+		"PUTFH:$V4_FH" GETATTR:fsid LOOKUP:rw GETATTR:type,fsid,fileid GETFH
+	S_CROSS=$PLAN_N
+	plan "LOOKUPP from the export's root: the pseudo directory again (18.14)" \
+		"$OK4.* fh=$V4_FH attrmask=type,fsid attr_type=NF4DIR attr_fsid=0\\.0" \
+		"PUTFH:$RW_FH" LOOKUPP GETFH GETATTR:type,fsid
+	plan "LOOKUPP three times from an export three levels down: its pseudo directories" \
+		"$OK4.* fh=$WD_FH" "PUTFH:$FAR_FH" LOOKUPP LOOKUPP LOOKUPP GETFH
+	plan "READDIR of a pseudo directory on the way to one export: that one" \
+		"$OK4.* rd_count=1 rd_eof=1 rd_names=xd " "PUTFH:$FAR_FH" LOOKUPP READDIR:0,8192
+	plan "LOOKUPP at the pseudo root: NOENT (18.14.3)" "$(E LOOKUPP NFS4ERR_NOENT)" \
+		PUTROOTFH LOOKUPP
+	plan "LOOKUP of an export this client does not match: NOENT, invisible" \
+		"$(E LOOKUP NFS4ERR_NOENT)" "PUTFH:$V4_FH" LOOKUP:hidden
+	plan "LOOKUP of the other one (the scratch directory's secret): NOENT" \
+		"$(E LOOKUP NFS4ERR_NOENT)" "PUTFH:$WD_FH" LOOKUP:secret
+	plan "LOOKUP of a name on no export's path: NOENT" "$(E LOOKUP NFS4ERR_NOENT)" \
+		"PUTFH:$WD_FH" LOOKUP:nosuch
+	plan "CREATE in a pseudo directory: ROFS" "$(E CREATE NFS4ERR_ROFS)" \
+		"PUTFH:$V4_FH" CREATE:dir,newdir
+	plan "OPEN with create in a pseudo directory: ROFS" "$(E OPEN NFS4ERR_ROFS)" \
+		"PUTFH:$V4_FH" OPEN:newfile,both,none,unchecked
+	plan "OPEN of an export's root in its pseudo directory: ISDIR" "$(E OPEN NFS4ERR_ISDIR)" \
+		"PUTFH:$V4_FH" OPEN:rw,read,none
+	plan "REMOVE in a pseudo directory: ROFS" "$(E REMOVE NFS4ERR_ROFS)" "PUTFH:$V4_FH" REMOVE:rw
+	plan "RENAME in a pseudo directory: ROFS" "$(E RENAME NFS4ERR_ROFS)" \
+		"PUTFH:$V4_FH" SAVEFH RENAME:rw,rw2
+	plan "SETATTR of the pseudo root: ROFS" "$(E SETATTR NFS4ERR_ROFS)" PUTROOTFH SETATTR:mode=0777
+	plan "ACCESS of a pseudo directory: READ and LOOKUP, nothing else" \
+		"$OK4.* access_supported=0x3f access_granted=0x3" PUTROOTFH ACCESS:0x3f
+	plan "READ of a pseudo directory: ISDIR" "$(E READ NFS4ERR_ISDIR)" PUTROOTFH READ:0,10
+	plan "READLINK of a pseudo directory: INVAL (18.24.3)" "$(E READLINK NFS4ERR_INVAL)" \
+		PUTROOTFH READLINK
+	plan "SECINFO of the export's name: AUTH_SYS, and the filehandle is consumed (2.6.3.1.1.8)" \
+		"status=NFS4ERR_NOFILEHANDLE .*op2=OP_SECINFO:NFS4_OK op3=OP_GETFH:NFS4ERR_NOFILEHANDLE .* flavors=1" \
+		"PUTFH:$V4_FH" SECINFO:rw GETFH
+	plan "SECINFO of a name not there: NOENT" "$(E SECINFO NFS4ERR_NOENT)" \
+		"PUTFH:$V4_FH" SECINFO:nosuch
+	plan "SECINFO_NO_NAME of the current filehandle: AUTH_SYS (18.45)" \
+		"$OK4.* flavors=1" "PUTFH:$RW_FH" SECINFO_NO_NAME:current
+	plan "SECINFO_NO_NAME of the pseudo root's parent: NOENT" \
+		"$(E SECINFO_NO_NAME NFS4ERR_NOENT)" PUTROOTFH SECINFO_NO_NAME:parent
+	plan_cmd "READDIR of a pseudo directory an entry at a time: each entry once" \
+		'readdir_calls=[34] entries=3 distinct=3 eof=1 rd_status=NFS4_OK' \
+		readdir_all 0 "$WD_FH" 64
+	plan_run
+	expect_eq "READDIR of the scratch directory: export, v4 and far, not 'secret' (its client is another)" \
+		"$(sorted_list "$(sfield "$S_WD" rd_names)")" "export,far,v4"
+	expect_eq "READDIR of the pseudo directory v4: rw and ro, not 'hidden'" \
+		"$(sorted_list "$(sfield "$S_V4" rd_names)")" "ro,rw"
+	expect_eq "READDIR's attributes of an export's entry: its own fsid" \
+		"$(sfield "$S_V4" rd.rw.fsid)" "$(sfieldn "$S_CROSS" attr_fsid 2)"
+	expect_eq "the pseudo directory's fsid before the LOOKUP" "$(sfieldn "$S_CROSS" attr_fsid 1)" "0.0"
+	got=$(sfieldn "$S_CROSS" attr_fsid 2)
+	if [ -n "$got" ] && [ "$got" != 0.0 ]; then
+		ok "LOOKUP into the export crosses into its file system: fsid $got"
+	else
+		not_ok "LOOKUP into the export: fsid '$got', want another than 0.0" "$(stepout "$S_CROSS")"
+	fi
+	expect_eq "the export's root: its fileid is the directory's inode" \
+		"$(sfield "$S_CROSS" attr_fileid)" "$(stat -c %i "$RW")"
+	expect_eq "LOOKUP's filehandle of the export's root is the one LOOKUP gave before" \
+		"$(sfield "$S_CROSS" fh)" "$RW_FH"
+
+	# -- LOOKUP, the filehandle operations, GETATTR, VERIFY (18.13, 18.19, 18.27, 18.7, 18.31)
+	plan_begin integ-fo-lookup
+	plan "LOOKUP of a name not there: NOENT" "$(E LOOKUP NFS4ERR_NOENT)" "PUTFH:$RW_FH" LOOKUP:nosuch
+	plan "LOOKUP with a file as the current filehandle: NOTDIR" "$(E LOOKUP NFS4ERR_NOTDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:f LOOKUP:x
+	plan "LOOKUP with a symbolic link as the current filehandle: SYMLINK" \
+		"$(E LOOKUP NFS4ERR_SYMLINK)" "PUTFH:$RW_FH" LOOKUP:l LOOKUP:x
+	plan "LOOKUP of '.': BADNAME" "$(E LOOKUP NFS4ERR_BADNAME)" "PUTFH:$RW_FH" LOOKUP:.
+	plan "LOOKUP of '..': BADNAME" "$(E LOOKUP NFS4ERR_BADNAME)" "PUTFH:$RW_FH" LOOKUP:..
+	plan "LOOKUP of '': INVAL" "$(E LOOKUP NFS4ERR_INVAL)" "PUTFH:$RW_FH" LOOKUP:
+	plan "LOOKUP of 256 bytes: NAMETOOLONG" "$(E LOOKUP NFS4ERR_NAMETOOLONG)" \
+		"PUTFH:$RW_FH" LOOKUP:pat:256
+	plan "LOOKUP of 255 bytes: NOENT" "$(E LOOKUP NFS4ERR_NOENT)" "PUTFH:$RW_FH" LOOKUP:pat:255
+	plan "LOOKUP without a filehandle: NOFILEHANDLE" "$(E LOOKUP NFS4ERR_NOFILEHANDLE)" LOOKUP:f
+	plan "GETFH without a filehandle: NOFILEHANDLE" "$(E GETFH NFS4ERR_NOFILEHANDLE)" GETFH
+	plan "PUTFH of garbage: BADHANDLE (18.19.3)" "$(E PUTFH NFS4ERR_BADHANDLE)" \
+		PUTFH:0123456789abcdef0123456789abcdef
+	plan "PUTFH of an export's handle with its MAC changed: BADHANDLE" \
+		"$(E PUTFH NFS4ERR_BADHANDLE)" "PUTFH:${RW_FH%??}$([ "${RW_FH: -2}" = 00 ] && echo 01 || echo 00)"
+	plan "RESTOREFH without SAVEFH: RESTOREFH" "$(E RESTOREFH NFS4ERR_RESTOREFH)" \
+		"PUTFH:$RW_FH" RESTOREFH
+	plan "SAVEFH without a filehandle: NOFILEHANDLE" "$(E SAVEFH NFS4ERR_NOFILEHANDLE)" SAVEFH
+	plan "SAVEFH, LOOKUP, RESTOREFH: the saved filehandle again" "$OK4.* fh=$RW_FH" \
+		"PUTFH:$RW_FH" SAVEFH LOOKUP:d RESTOREFH GETFH
+	plan "LOOKUPP from a directory of the export: the export's root" "$OK4.* fh=$RW_FH" \
+		"PUTFH:$RW_FH" LOOKUP:d LOOKUPP GETFH
+	plan "LOOKUPP with a file as the current filehandle: NOTDIR (18.14.3)" \
+		"$(E LOOKUPP NFS4ERR_NOTDIR)" "PUTFH:$RW_FH" LOOKUP:f LOOKUPP
+	plan "PUTPUBFH: the root's filehandle (18.20.3)" "$OK4.* fh=$ROOT_FH" PUTPUBFH GETFH
+	plan "GETATTR filehandle: what GETFH gives" "$OK4" "PUTFH:$RW_FH" LOOKUP:f GETFH GETATTR:filehandle
+	S_FHATTR=$PLAN_N
+	plan "GETATTR of a file" "$OK4" "PUTFH:$RW_FH" LOOKUP:f \
+		GETATTR:type,size,fileid,mode,numlinks,owner,owner_group,supported_attrs
+	S_GA=$PLAN_N
+	plan "GETATTR of a directory: NF4DIR" "$OK4.* attr_type=NF4DIR" "PUTFH:$RW_FH" LOOKUP:d GETATTR:type
+	plan "GETATTR of a symbolic link: NF4LNK" "$OK4.* attr_type=NF4LNK attr_size=1\$" \
+		"PUTFH:$RW_FH" LOOKUP:l GETATTR:type,size
+	plan "GETATTR of a fifo: NF4FIFO" "$OK4.* attr_type=NF4FIFO" "PUTFH:$RW_FH" LOOKUP:p GETATTR:type
+	plan "GETATTR of an attribute not supported (hidden): left out (18.7.3)" \
+		"$OK4.* attrmask=size attr_size=12\$" \
+		"PUTFH:$RW_FH" LOOKUP:f GETATTR:size,hidden
+	plan "GETATTR of a write-only attribute (time_modify_set): INVAL" \
+		"$(E GETATTR NFS4ERR_INVAL)" "PUTFH:$RW_FH" LOOKUP:f GETATTR:size,time_modify_set
+	plan "GETATTR of the ro export's root: a file system of its own" "$OK4" \
+		"PUTFH:$RO_FH" GETATTR:fsid "PUTFH:$RW_FH" GETATTR:fsid
+	S_FSIDS=$PLAN_N
+	plan "READLINK of a symbolic link" "$OK4.* link=f\$" "PUTFH:$RW_FH" LOOKUP:l READLINK
+	plan "READLINK of a file: INVAL (18.24.3)" "$(E READLINK NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" LOOKUP:f READLINK
+	plan "VERIFY of the file's size and type: OK (18.31)" "$OK4" \
+		"PUTFH:$RW_FH" LOOKUP:f VERIFY:size=12,type=NF4REG,mode=0640
+	plan "VERIFY of another size: NOT_SAME" "$(E VERIFY NFS4ERR_NOT_SAME)" \
+		"PUTFH:$RW_FH" LOOKUP:f VERIFY:size=13
+	plan "NVERIFY of the file's size: SAME (18.15)" "$(E NVERIFY NFS4ERR_SAME)" \
+		"PUTFH:$RW_FH" LOOKUP:f NVERIFY:size=12
+	plan "NVERIFY of another size: OK" "$OK4" "PUTFH:$RW_FH" LOOKUP:f NVERIFY:size=13
+	plan "VERIFY of rdattr_error: INVAL" "$(E VERIFY NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" LOOKUP:f VERIFY:rdattr_error=0
+	plan "ACCESS of a file, as root: all six bits looked at" "$OK4.* access_supported=0x3f " \
+		"PUTFH:$RW_FH" LOOKUP:f ACCESS:0x3f
+	plan - '' "PUTFH:$RO_FH" LOOKUP:r ACCESS:0x3f
+	S_ROACC=$PLAN_N
+	plan_run
+	expect_eq "GETATTR filehandle equals GETFH's" "$(sfield "$S_FHATTR" attr_filehandle)" \
+		"$(sfield "$S_FHATTR" fh)"
+	got=$(sfield "$S_ROACC" access_granted)
+	if [ -n "$got" ] && [ $((got & 0x0c)) -eq 0 ] && [ $((got & 0x01)) -eq 1 ]; then
+		ok "ACCESS of a file of the ro export: READ, neither MODIFY nor EXTEND ($got)"
+	else
+		not_ok "ACCESS of a file of the ro export: granted '$got'" "$(stepout "$S_ROACC")"
+	fi
+	expect_eq "GETATTR size: the file's 12 bytes" "$(sfield "$S_GA" attr_size)" 12
+	expect_eq "GETATTR type: NF4REG" "$(sfield "$S_GA" attr_type)" NF4REG
+	expect_eq "GETATTR mode: 0640, as chmod set it" "$(sfield "$S_GA" attr_mode)" 0640
+	expect_eq "GETATTR owner: 1234, numeric (no idmapping)" "$(sfield "$S_GA" attr_owner)" 1234
+	expect_eq "GETATTR owner_group: 5678" "$(sfield "$S_GA" attr_owner_group)" 5678
+	expect_eq "GETATTR numlinks: 1" "$(sfield "$S_GA" attr_numlinks)" 1
+	expect_eq "GETATTR fileid: the inode stat gives on the server" \
+		"$(sfield "$S_GA" attr_fileid)" "$(stat -c %i "$RW/f")"
+	got=,$(sfield "$S_GA" attr_supported_attrs),
+	n=0
+	# RFC 8881 5.6: the REQUIRED attributes of minor version 1
+	for name in supported_attrs type fh_expire_type change size link_support symlink_support \
+		named_attr fsid unique_handles lease_time rdattr_error filehandle suppattr_exclcreat; do
+		case $got in *,$name,*) ;; *) n=$((n + 1)); not_ok "supported_attrs lacks REQUIRED $name" "$got" ;; esac
+	done
+	[ "$n" -eq 0 ] && ok "supported_attrs holds the 14 REQUIRED attributes (5.6)"
+	got=$(sfieldn "$S_FSIDS" attr_fsid 1)
+	if [ -n "$got" ] && [ "$got" != "$(sfieldn "$S_FSIDS" attr_fsid 2)" ]; then
+		ok "the ro and the rw export have fsids of their own"
+	else
+		not_ok "fsids of the ro and rw exports: '$got' and '$(sfieldn "$S_FSIDS" attr_fsid 2)'" \
+			"$(stepout "$S_FSIDS")"
+	fi
+
+	# -- READDIR (18.23)
+	plan_begin integ-fo-readdir
+	plan "READDIR of a directory of three" "$OK4.* rd_count=3 rd_eof=1 " \
+		"PUTFH:$RW_FH" LOOKUP:sm READDIR:0,8192,type
+	S_SM=$PLAN_N
+	plan "READDIR from the last cookie: nothing more, eof" "$OK4.* rd_count=0 rd_eof=1 " \
+		"PUTFH:$RW_FH" LOOKUP:sm READDIR:last,8192
+	plan "READDIR from cookie 1: BAD_COOKIE (18.23.3)" "$(E READDIR NFS4ERR_BAD_COOKIE)" \
+		"PUTFH:$RW_FH" LOOKUP:sm READDIR:1,8192
+	plan "READDIR from cookie 2: BAD_COOKIE" "$(E READDIR NFS4ERR_BAD_COOKIE)" \
+		"PUTFH:$RW_FH" LOOKUP:sm READDIR:2,8192
+	plan "READDIR of maxcount 10: TOOSMALL" "$(E READDIR NFS4ERR_TOOSMALL)" \
+		"PUTFH:$RW_FH" LOOKUP:sm READDIR:0,10
+	plan "READDIR of maxcount 32, too small for one entry: TOOSMALL" \
+		"$(E READDIR NFS4ERR_TOOSMALL)" "PUTFH:$RW_FH" LOOKUP:sm READDIR:0,32
+	plan "READDIR of a file: NOTDIR" "$(E READDIR NFS4ERR_NOTDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:f READDIR:0,8192
+	plan "READDIR from a cookie with a verifier the server never gave: NOT_SAME" \
+		"$(E READDIR NFS4ERR_NOT_SAME)" "PUTFH:$RW_FH" LOOKUP:sm READDIR:3,8192,verf=ffffffffffffffff
+	plan - '' "PUTFH:$RW_FH" LOOKUP:big GETFH:big
+	plan_cmd "READDIR of 2000 entries in replies of at most 600 bytes: each once, then eof" \
+		'readdir_calls=[0-9]+ entries=2000 distinct=2000 eof=1 rd_status=NFS4_OK' \
+		readdir_all 0 @big 600
+	S_BIG=$PLAN_N
+	plan_cmd "... and with attributes, in replies of at most 4000 bytes" \
+		'readdir_calls=[0-9]+ entries=2000 distinct=2000 eof=1 rd_status=NFS4_OK' \
+		readdir_all 0 @big 4000 type,fileid,size
+	plan_run
+	expect_eq "READDIR lists the names there, not '.' and '..'" \
+		"$(sorted_list "$(sfield "$S_SM" rd_names)")" "a,b,c"
+	expect_eq "... with their types" \
+		"$(sfield "$S_SM" rd.a.type) $(sfield "$S_SM" rd.c.type)" "NF4REG NF4DIR"
+	n=0
+	for s in $(sfield "$S_SM" rd_cookies | tr , ' '); do
+		case $s in 0 | 1 | 2 | *[!0-9]*) n=$((n + 1)) ;; esac
+	done
+	if [ "$n" -eq 0 ] && [ -n "$(sfield "$S_SM" rd_cookies)" ]; then
+		ok "READDIR's cookies are above the reserved 0, 1 and 2: $(sfield "$S_SM" rd_cookies)"
+	else
+		not_ok "READDIR's cookies: $(sfield "$S_SM" rd_cookies)" "$(stepout "$S_SM")"
+	fi
+	expect_eq "the 2000 names are the directory's on the server" \
+		"$(stepout "$S_BIG" | sed -n 's/^name=\([^ ]*\) .*/\1/p' | sort | md5sum)" \
+		"$(cd "$RW/big" && printf '%s\n' * | sort | md5sum)"
+	got=$(sfield "$S_BIG" readdir_calls)
+	if [ "${got:-0}" -ge 20 ]; then
+		ok "... in $got replies"
+	else
+		not_ok "2000 entries in replies of 600 bytes: $got replies" "$(stepout "$S_BIG" | tail -3)"
+	fi
+
+	# -- OPEN, READ, WRITE, COMMIT, OPEN_DOWNGRADE, CLOSE, stateids (18.16, 18.22, 18.32, 8.2)
+	plan_begin integ-fo-open
+	plan "OPEN, READ with the current stateid, CLOSE (16.2.3.1.2)" \
+		"$OK4.* read_len=12 read_eof=1 read_data=$(hex 'hello, open!')" \
+		"PUTFH:$RW_FH" OPEN:o,read,none READ:0,100,current CLOSE:current
+	plan "OPEN for reading" "$OK4.* stateid=00000001" "PUTFH:$RW_FH" OPEN:o,read,none
+	S_O1=$PLAN_N
+	plan "READ with its stateid, short of the end: not eof" \
+		"$OK4.* read_len=5 read_eof=0 read_data=$(hex hello) " "PUTFH:$RW_FH" LOOKUP:o READ:0,5,last
+	plan "WRITE with a read-only open: OPENMODE (18.32.3)" "$(E WRITE NFS4ERR_OPENMODE)" \
+		"PUTFH:$RW_FH" LOOKUP:o WRITE:0,zz,filesync,last
+	plan "OPEN again for writing, same owner: the stateid's seqid goes up (upgrade)" \
+		"$OK4.* stateid=00000002" "PUTFH:$RW_FH" OPEN:o,write,none
+	S_O2=$PLAN_N
+	plan "READ with the stateid of before the upgrade: OLD_STATEID (8.2.2)" \
+		"$(E READ NFS4ERR_OLD_STATEID)" "PUTFH:$RW_FH" LOOKUP:o READ:0,5,prev
+	plan "WRITE with the upgraded stateid" "$OK4.* written=1 committed=FILE_SYNC4 " \
+		"PUTFH:$RW_FH" LOOKUP:o 'WRITE:11,?,filesync,last'
+	plan "OPEN_DOWNGRADE to reading" "$OK4.* stateid=00000003" \
+		"PUTFH:$RW_FH" LOOKUP:o OPEN_DOWNGRADE:read,none,last
+	plan "WRITE after the downgrade: OPENMODE" "$(E WRITE NFS4ERR_OPENMODE)" \
+		"PUTFH:$RW_FH" LOOKUP:o WRITE:0,x,filesync,last
+	plan "OPEN_DOWNGRADE to more than it holds: INVAL (18.18.3)" \
+		"$(E OPEN_DOWNGRADE NFS4ERR_INVAL)" "PUTFH:$RW_FH" LOOKUP:o OPEN_DOWNGRADE:both,none,last
+	plan "TEST_STATEID: the open's OK, its old seqid OLD_STATEID, the anonymous BAD (18.48)" \
+		"$OK4.* test_codes=NFS4_OK,NFS4ERR_OLD_STATEID,NFS4ERR_BAD_STATEID" \
+		TEST_STATEID:last,prev,anon
+	plan "FREE_STATEID of an open stateid: LOCKS_HELD (18.38.3)" \
+		"$(E FREE_STATEID NFS4ERR_LOCKS_HELD)" FREE_STATEID:last
+	plan "CLOSE: the invalid special stateid back (18.2.3)" \
+		"$OK4.* closed_stateid=ffffffff000000000000000000000000" "PUTFH:$RW_FH" LOOKUP:o CLOSE:last
+	plan "READ with the closed stateid: BAD_STATEID" "$(E READ NFS4ERR_BAD_STATEID)" \
+		"PUTFH:$RW_FH" LOOKUP:o READ:0,1,last
+	plan "CLOSE of the closed stateid: BAD_STATEID" "$(E CLOSE NFS4ERR_BAD_STATEID)" \
+		"PUTFH:$RW_FH" LOOKUP:o CLOSE:last
+	plan "TEST_STATEID of the closed stateid: BAD_STATEID" \
+		"$OK4.* test_codes=NFS4ERR_BAD_STATEID" TEST_STATEID:last
+	plan "READ with the current stateid when none was set: BAD_STATEID" \
+		"$(E READ NFS4ERR_BAD_STATEID)" "PUTFH:$RW_FH" LOOKUP:o READ:0,1,current
+	plan "READ with the current stateid after CLOSE (the invalid one): BAD_STATEID" \
+		"$(E READ NFS4ERR_BAD_STATEID)" "PUTFH:$RW_FH" OPEN:o,read,none CLOSE:current READ:0,1,current
+	plan "READ with the READ bypass stateid" "$OK4.* read_len=5 " \
+		"PUTFH:$RW_FH" LOOKUP:o READ:0,5,bypass
+	plan "READ with the anonymous stateid" "$OK4.* read_len=5 " "PUTFH:$RW_FH" LOOKUP:o READ:0,5,anon
+	plan "READ past the end: nothing, eof" "$OK4.* read_len=0 read_eof=1 " \
+		"PUTFH:$RW_FH" LOOKUP:o READ:1000,10
+	plan "OPEN of a directory: ISDIR (18.16.3)" "$(E OPEN NFS4ERR_ISDIR)" "PUTFH:$RW_FH" OPEN:d,read,none
+	plan "OPEN of a symbolic link: SYMLINK" "$(E OPEN NFS4ERR_SYMLINK)" "PUTFH:$RW_FH" OPEN:l,read,none
+	plan "OPEN of a name not there, no create: NOENT" "$(E OPEN NFS4ERR_NOENT)" \
+		"PUTFH:$RW_FH" OPEN:nosuch,read,none
+	plan "OPEN named '': INVAL" "$(E OPEN NFS4ERR_INVAL)" "PUTFH:$RW_FH" OPEN:,read,none
+	plan "OPEN with share access 0: INVAL (18.16.3)" "$(E OPEN NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" OPEN:o,0,none
+	plan "OPEN with share deny 4: INVAL" "$(E OPEN NFS4ERR_INVAL)" "PUTFH:$RW_FH" OPEN:o,read,4
+	plan "OPEN by CLAIM_FH of a directory: ISDIR" "$(E OPEN NFS4ERR_ISDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:d OPEN_FH:read,none
+	plan "OPEN by CLAIM_FH of a file, READ, CLOSE" "$OK4.* read_len=12 " \
+		"PUTFH:$RW_FH" LOOKUP:o OPEN_FH:read,none READ:0,100,current CLOSE:current
+	plan "READ of a directory: ISDIR (18.22.3)" "$(E READ NFS4ERR_ISDIR)" "PUTFH:$RW_FH" LOOKUP:d READ:0,10
+	plan "WRITE to a directory: ISDIR" "$(E WRITE NFS4ERR_ISDIR)" "PUTFH:$RW_FH" LOOKUP:d WRITE:0,x
+	plan "COMMIT of a directory: ISDIR (18.3.3)" "$(E COMMIT NFS4ERR_ISDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:d COMMIT
+	plan "OPEN UNCHECKED4 of a new file, mode 0604: attrset {mode}" \
+		"$OK4.* attrset=mode cinfo_before=.* cinfo_changed=1" \
+		"PUTFH:$RW_FH" OPEN:u1,both,none,unchecked,mode=0604 CLOSE:current
+	plan "OPEN UNCHECKED4 again: the file there, opened" "$OK4" \
+		"PUTFH:$RW_FH" OPEN:u1,both,none,unchecked,mode=0666 CLOSE:current
+	plan "OPEN UNCHECKED4 of a file there with size 0: truncated" "$OK4" \
+		"PUTFH:$RW_FH" OPEN:trunc,write,none,unchecked,size=0 GETATTR:size CLOSE:current
+	S_TRUNC=$PLAN_N
+	plan "OPEN GUARDED4 of a new file" "$OK4" "PUTFH:$RW_FH" OPEN:g1,both,none,guarded CLOSE:current
+	plan "OPEN GUARDED4 again: EXIST (18.16.3)" "$(E OPEN NFS4ERR_EXIST)" \
+		"PUTFH:$RW_FH" OPEN:g1,both,none,guarded
+	plan "OPEN EXCLUSIVE4_1 of a new file, mode 0640" "$OK4" \
+		"PUTFH:$RW_FH" OPEN:e1,both,none,exclusive4_1,verf=1111111111111111,mode=0640 \
+		GETATTR:fileid CLOSE:current
+	S_E1=$PLAN_N
+	plan "OPEN EXCLUSIVE4_1 retried with the same verifier: the same file (18.16.3)" "$OK4" \
+		"PUTFH:$RW_FH" OPEN:e1,both,none,exclusive4_1,verf=1111111111111111,mode=0640 \
+		GETATTR:fileid CLOSE:current
+	S_E2=$PLAN_N
+	plan "OPEN EXCLUSIVE4_1 with another verifier: EXIST" "$(E OPEN NFS4ERR_EXIST)" \
+		"PUTFH:$RW_FH" OPEN:e1,both,none,exclusive4_1,verf=2222222222222222
+	plan "OPEN EXCLUSIVE4_1 setting a time (not in suppattr_exclcreat): INVAL" \
+		"$(E OPEN NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" OPEN:e2,both,none,exclusive4_1,time_modify_set=server
+	plan "OPEN, WRITE (FILE_SYNC4, then UNSTABLE4), COMMIT, GETATTR, CLOSE" \
+		"$OK4.* written=5 committed=FILE_SYNC4 .* written=1000 committed=[A-Z_0-9]+ .* attr_size=1005 " \
+		"PUTFH:$RW_FH" OPEN:w1,both,none,unchecked GETATTR:change WRITE:0,hello,filesync,current \
+		WRITE:5,pat:1000,unstable,current COMMIT GETATTR:size,change CLOSE:current
+	S_W1=$PLAN_N
+	plan "WRITE to a file of the ro export: ROFS (18.32.3)" "$(E WRITE NFS4ERR_ROFS)" \
+		"PUTFH:$RO_FH" LOOKUP:r WRITE:0,x,filesync,anon
+	plan "OPEN for writing on the ro export: ROFS" "$(E OPEN NFS4ERR_ROFS)" \
+		"PUTFH:$RO_FH" OPEN:r,write,none
+	plan "OPEN with create on the ro export: ROFS" "$(E OPEN NFS4ERR_ROFS)" \
+		"PUTFH:$RO_FH" OPEN:new,both,none,unchecked
+	plan "OPEN for reading on the ro export, READ, CLOSE" "$OK4.* read_data=$(hex 'read only') " \
+		"PUTFH:$RO_FH" OPEN:r,read,none READ:0,9,current CLOSE:current
+	plan_run
+	s=$(sfield "$S_O1" stateid)
+	expect_eq "the upgrade keeps the stateid's other" "$(sfield "$S_O2" stateid | cut -c9-)" "${s:8}"
+	expect_eq "OPEN UNCHECKED4 made u1 with mode 0604, and the second (mode 0666) left it" \
+		"$(stat -c %a "$RW/u1" 2>&1)" 604
+	expect_eq "OPEN UNCHECKED4 with size 0 truncated the file" \
+		"$(sfield "$S_TRUNC" attr_size) $(stat -c %s "$RW/trunc" 2>&1)" "0 0"
+	expect_eq "EXCLUSIVE4_1's retry opened the file it made" \
+		"$(sfield "$S_E2" attr_fileid)" "$(sfield "$S_E1" attr_fileid)"
+	expect_eq "EXCLUSIVE4_1 applied the mode" "$(stat -c %a "$RW/e1" 2>&1)" 640
+	expect_eq "... and the refused one made no e2" "$(present "$RW" e2)" ""
+	got=$(sfieldn "$S_W1" attr_change 1)
+	if [ -n "$got" ] && [ "$got" != "$(sfieldn "$S_W1" attr_change 2)" ]; then
+		ok "WRITE changes the file's change attribute (5.8.1.4)"
+	else
+		not_ok "change attribute before and after WRITE: '$got', '$(sfieldn "$S_W1" attr_change 2)'" \
+			"$(stepout "$S_W1")"
+	fi
+	expect_eq "COMMIT's write verifier is WRITE's" \
+		"$(sfieldn "$S_W1" writeverf 3)" "$(sfieldn "$S_W1" writeverf 1)"
+	expect_file "the data written is in the export directory" "$RW/w1" \
+		"hello$(printf 'abcdefghijklmnopqrstuvwxyz%.0s' $(seq 39) | head -c 1000)"
+	expect_file "the upgraded stateid's WRITE is there too" "$RW/o" "hello, open?"
+	expect_file "the ro export's file is unchanged" "$RO/r" "read only"
+	expect_eq "... and OPEN made nothing there" "$(ls -A "$RO")" r
+
+	# -- share reservations (9.7): client A denies writers, client B is refused
+	plan_begin integ-fo-share-a
+	plan "client A: OPEN for reading, denying writers" "$OK4.* stateid=00000001" \
+		"PUTFH:$RW_FH" OPEN:sh,read,write,unchecked
+	plan "client A, another open owner: OPEN for writing: SHARE_DENIED too" \
+		"$(E OPEN NFS4ERR_SHARE_DENIED)" "PUTFH:$RW_FH" OPEN:sh,write,none,open_owner=other
+	plan "client A, another open owner: OPEN for reading" "$OK4" \
+		"PUTFH:$RW_FH" OPEN:sh,read,none,open_owner=other CLOSE:current
+	plan_run
+	cid=$(sfield 1 clientid) ses=$(sfield 2 sessionid) sid=$(sfield 3 stateid)
+	if [ -n "$cid" ] && [ -n "$ses" ] && [ "${#sid}" -eq 32 ]; then
+		plan_begin integ-fo-share-b
+		plan "client B: OPEN for writing: SHARE_DENIED (18.16.3)" "$(E OPEN NFS4ERR_SHARE_DENIED)" \
+			"PUTFH:$RW_FH" OPEN:sh,write,none
+		plan "client B: OPEN for reading and writing: SHARE_DENIED" \
+			"$(E OPEN NFS4ERR_SHARE_DENIED)" "PUTFH:$RW_FH" OPEN:sh,both,none
+		plan "client B: OPEN denying readers, while A reads: SHARE_DENIED" \
+			"$(E OPEN NFS4ERR_SHARE_DENIED)" "PUTFH:$RW_FH" OPEN:sh,read,read
+		plan "client B: WRITE with the anonymous stateid: LOCKED (9.7)" \
+			"$(E WRITE NFS4ERR_LOCKED)" "PUTFH:$RW_FH" LOOKUP:sh WRITE:0,bbb,filesync,anon
+		plan "client B: SETATTR of the size with the anonymous stateid: LOCKED" \
+			"$(E SETATTR NFS4ERR_LOCKED)" "PUTFH:$RW_FH" LOOKUP:sh SETATTR:size=0,anon
+		plan "client B: READ with the anonymous stateid: OK, reading is not denied" "$OK4" \
+			"PUTFH:$RW_FH" LOOKUP:sh READ:0,10,anon
+		plan "client B: OPEN for reading, READ, CLOSE" "$OK4" \
+			"PUTFH:$RW_FH" OPEN:sh,read,none READ:0,10,current CLOSE:current
+		plan "client B: READ with A's stateid: BAD_STATEID (another client's)" \
+			"$(E READ NFS4ERR_BAD_STATEID)" "PUTFH:$RW_FH" LOOKUP:sh "READ:0,1,$sid"
+		plan_run
+		bcid=$(sfield 1 clientid) bses=$(sfield 2 sessionid)
+		# seqid + 1, and another other of this server instance (its first 4 bytes)
+		bad=$(printf '%08x' $((0x${sid:0:8} + 1)))${sid:8}
+		plan_resume "$cid" "$ses" 1
+		plan "client A again: READ with its stateid's seqid one ahead: BAD_STATEID (8.2.2)" \
+			"$(E READ NFS4ERR_BAD_STATEID)" "PUTFH:$RW_FH" LOOKUP:sh "READ:0,1,$bad"
+		plan "client A again: READ with an invented stateid: BAD_STATEID" \
+			"$(E READ NFS4ERR_BAD_STATEID)" "PUTFH:$RW_FH" LOOKUP:sh \
+			"READ:0,1,${sid:0:16}0badbad0badbad0b"
+		plan "client A again: READ with seqid 0, the current (8.2.2)" "$OK4" \
+			"PUTFH:$RW_FH" LOOKUP:sh "READ:0,1,00000000${sid:8}"
+		plan "client A again: CLOSE" "$OK4" "PUTFH:$RW_FH" LOOKUP:sh "CLOSE:$sid"
+		plan "client A again: CLOSE once more: BAD_STATEID" "$(E CLOSE NFS4ERR_BAD_STATEID)" \
+			"PUTFH:$RW_FH" LOOKUP:sh "CLOSE:$sid"
+		plan_run
+		plan_resume "$bcid" "$bses" 1
+		plan "client B after A's CLOSE: OPEN for writing" "$OK4" "PUTFH:$RW_FH" OPEN:sh,write,none
+		plan "client B after A's CLOSE: WRITE with the anonymous stateid" "$OK4.* written=3 " \
+			"PUTFH:$RW_FH" LOOKUP:sh WRITE:0,bbb,filesync,anon
+		plan_run
+		expect_file "client B's data is in the file" "$RW/sh" bbb
+	else
+		not_ok "client A's OPEN gave no client id, session or stateid" "$OUT"
+	fi
+
+	# -- CREATE, REMOVE, RENAME, LINK, SETATTR (18.4, 18.25, 18.26, 18.9, 18.30)
+	plan_begin integ-fo-dirops
+	plan "CREATE of a directory: it is the current filehandle, cinfo changes" \
+		"$OK4.* cinfo_changed=1 .* attr_type=NF4DIR" "PUTFH:$RW_FH" CREATE:dir,cd1 GETFH GETATTR:type
+	plan "CREATE of it again: EXIST" "$(E CREATE NFS4ERR_EXIST)" "PUTFH:$RW_FH" CREATE:dir,cd1
+	plan "CREATE of a regular file (OPEN's): BADTYPE (18.4.3)" "$(E CREATE NFS4ERR_BADTYPE)" \
+		"PUTFH:$RW_FH" CREATE:reg,cr
+	plan "CREATE of a symbolic link, READLINK of it" "$OK4.* link=target\$" \
+		"PUTFH:$RW_FH" CREATE:symlink,cl,target READLINK
+	plan "CREATE of a symbolic link with empty text: INVAL" "$(E CREATE NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" CREATE:symlink,cl2,
+	plan "CREATE of a fifo" "$OK4.* attr_type=NF4FIFO" "PUTFH:$RW_FH" CREATE:fifo,cf GETATTR:type
+	plan "CREATE named '': INVAL" "$(E CREATE NFS4ERR_INVAL)" "PUTFH:$RW_FH" CREATE:dir,
+	plan "CREATE named '.': BADNAME" "$(E CREATE NFS4ERR_BADNAME)" "PUTFH:$RW_FH" CREATE:dir,.
+	plan "CREATE of a 256-byte name: NAMETOOLONG" "$(E CREATE NFS4ERR_NAMETOOLONG)" \
+		"PUTFH:$RW_FH" CREATE:dir,pat:256
+	plan "CREATE with a file as the current filehandle: NOTDIR" "$(E CREATE NFS4ERR_NOTDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:f CREATE:dir,x
+	plan "CREATE at the pseudo root: ROFS" "$(E CREATE NFS4ERR_ROFS)" PUTROOTFH CREATE:dir,x
+	plan "CREATE in the ro export: ROFS" "$(E CREATE NFS4ERR_ROFS)" "PUTFH:$RO_FH" CREATE:dir,x
+	plan "CREATE of a directory with mode 0700: attrset {mode}" "$OK4.* attrset=mode\$" \
+		"PUTFH:$RW_FH" CREATE:dir,cd2,mode=0700
+	plan "CREATE with a size among the attributes: INVAL" "$(E CREATE NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" CREATE:dir,cd3,size=0
+	plan "REMOVE of a fifo" "$OK4.* cinfo_changed=1" "PUTFH:$RW_FH" REMOVE:cf
+	plan "REMOVE of an empty directory" "$OK4" "PUTFH:$RW_FH" REMOVE:cd1
+	plan "REMOVE of a symbolic link" "$OK4" "PUTFH:$RW_FH" REMOVE:cl
+	plan "REMOVE of a name not there: NOENT" "$(E REMOVE NFS4ERR_NOENT)" "PUTFH:$RW_FH" REMOVE:cd1
+	plan "REMOVE of a directory not empty: NOTEMPTY (18.25.3)" "$(E REMOVE NFS4ERR_NOTEMPTY)" \
+		"PUTFH:$RW_FH" REMOVE:sm
+	plan "REMOVE with a file as the current filehandle: NOTDIR" "$(E REMOVE NFS4ERR_NOTDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:f REMOVE:x
+	plan "REMOVE in the ro export: ROFS" "$(E REMOVE NFS4ERR_ROFS)" "PUTFH:$RO_FH" REMOVE:r
+	plan "RENAME in one directory" "$OK4.* src_cinfo_changed=1 .* tgt_cinfo_changed=1" \
+		"PUTFH:$RW_FH" SAVEFH RENAME:rn1,rn2
+	plan "RENAME into another directory" "$OK4" "PUTFH:$RW_FH" SAVEFH LOOKUP:d RENAME:rn2,rn3
+	plan "RENAME of a name to itself: OK, nothing done (18.26.3)" "$OK4" \
+		"PUTFH:$RW_FH" SAVEFH RENAME:rnf,rnf
+	plan "RENAME of a file over another file: it replaces it" "$OK4" \
+		"PUTFH:$RW_FH" SAVEFH RENAME:rf1,rf2
+	plan "RENAME without SAVEFH: NOFILEHANDLE" "$(E RENAME NFS4ERR_NOFILEHANDLE)" \
+		"PUTFH:$RW_FH" RENAME:rn3,rn4
+	plan "RENAME of a name not there: NOENT" "$(E RENAME NFS4ERR_NOENT)" \
+		"PUTFH:$RW_FH" SAVEFH RENAME:nosuch,rn4
+	plan "RENAME of a file over a directory not empty: EXIST (18.26.3)" \
+		"$(E RENAME NFS4ERR_EXIST)" "PUTFH:$RW_FH" SAVEFH RENAME:rnf,ne
+	plan "RENAME of a directory into its own subdirectory: INVAL" "$(E RENAME NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" SAVEFH LOOKUP:dd LOOKUP:sub RENAME:dd,x
+	plan "RENAME from one export to another: XDEV" "$(E RENAME NFS4ERR_XDEV)" \
+		"PUTFH:$RW_FH" SAVEFH "PUTFH:$FAR_FH" RENAME:rnf,rnf
+	plan "RENAME in the ro export: ROFS" "$(E RENAME NFS4ERR_ROFS)" \
+		"PUTFH:$RO_FH" SAVEFH RENAME:r,r2
+	plan "LINK of a file" "$OK4.* cinfo_changed=1 .* attr_numlinks=2" \
+		"PUTFH:$RW_FH" LOOKUP:lf SAVEFH "PUTFH:$RW_FH" LINK:lf2 LOOKUP:lf2 GETATTR:numlinks
+	plan "LINK to a name there: EXIST" "$(E LINK NFS4ERR_EXIST)" \
+		"PUTFH:$RW_FH" LOOKUP:lf SAVEFH "PUTFH:$RW_FH" LINK:lf2
+	plan "LINK of a directory: ISDIR (18.9.3)" "$(E LINK NFS4ERR_ISDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:d SAVEFH "PUTFH:$RW_FH" LINK:dl
+	plan "LINK into another export: XDEV" "$(E LINK NFS4ERR_XDEV)" \
+		"PUTFH:$RW_FH" LOOKUP:lf SAVEFH "PUTFH:$FAR_FH" LINK:lx
+	plan "LINK without SAVEFH: NOFILEHANDLE" "$(E LINK NFS4ERR_NOFILEHANDLE)" \
+		"PUTFH:$RW_FH" LINK:lx
+	plan "SETATTR of the mode: attrsset {mode}" "$OK4.* attrsset=mode\$" \
+		"PUTFH:$RW_FH" LOOKUP:sa SETATTR:mode=0600
+	plan "SETATTR of the size with the anonymous stateid" "$OK4.* attrsset=size\$" \
+		"PUTFH:$RW_FH" LOOKUP:sa SETATTR:size=3,anon
+	plan "SETATTR of a directory's size: ISDIR (18.30.3)" "$(E SETATTR NFS4ERR_ISDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:d SETATTR:size=0
+	plan "SETATTR of an owner no one is: BADOWNER, nothing set" \
+		"$(E SETATTR NFS4ERR_BADOWNER).* attrsset=\$" \
+		"PUTFH:$RW_FH" LOOKUP:sa SETATTR:owner=nosuchuser@nowhere
+	plan "SETATTR of owner and group, numeric" "$OK4.* attrsset=owner,owner_group\$" \
+		"PUTFH:$RW_FH" LOOKUP:sa SETATTR:owner=4321,owner_group=8765
+	plan "SETATTR of the modification time" "$OK4" \
+		"PUTFH:$RW_FH" LOOKUP:sa SETATTR:time_modify_set=1000000000
+	plan "SETATTR of a read-only attribute (type): INVAL" "$(E SETATTR NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" LOOKUP:sa SETATTR:type=NF4DIR
+	plan "SETATTR of the size with a read-only open's stateid: OPENMODE" \
+		"$(E SETATTR NFS4ERR_OPENMODE)" "PUTFH:$RW_FH" OPEN:sa,read,none SETATTR:size=0,current
+	plan "SETATTR in the ro export: ROFS" "$(E SETATTR NFS4ERR_ROFS)" \
+		"PUTFH:$RO_FH" LOOKUP:r SETATTR:mode=0600
+	plan_run
+	expect_eq "CREATE made the directory cd2 with mode 0700 on the server" \
+		"$(stat -c '%F %a' "$RW/cd2" 2>&1)" "directory 700"
+	expect_eq "REMOVE took the fifo, the directory and the symbolic link CREATE made" \
+		"$(present "$RW" cf cd1 cl)" ""
+	expect_eq "CREATE with a size made nothing, nor CREATE of a regular file or with bad names" \
+		"$(present "$RW" cd3 cr cl2 x)" ""
+	expect_eq "RENAME moved rn1 to d/rn3" "$(present "$RW" rn1 rn2 rn3) $(present "$RW/d" rn3)" \
+		" rn3"
+	expect_eq "RENAME over a file: the source's content under the target's name, the source gone" \
+		"$(cat "$RW/rf2" 2>&1) [$(present "$RW" rf1)]" "one []"
+	expect_eq "the file RENAME refused to put over ne is there, and ne" \
+		"$(stat -c %F "$RW/rnf" "$RW/ne" 2>&1 | paste -sd, -)" "regular empty file,directory"
+	expect_eq "LINK: the file has two links on the server" "$(stat -c %h "$RW/lf" 2>&1)" 2
+	expect_eq "SETATTR's mode, size, owner, group and mtime on the server" \
+		"$(stat -c '%a %s %u %g %Y' "$RW/sa" 2>&1)" "600 3 4321 8765 1000000000"
+	expect_eq "the ro export unchanged by all of it" "$(ls -A "$RO") $(stat -c %a "$RO/r")" "r 644"
+	check_daemon_alive "the file operations"
+}
+
+# The exports' contents, made on the server side.
+file_ops_setup() {
+	local i
+	mkdir -p "$RW" "$RO" "$FAR" "$HIDDEN" "$SECRET"
+	printf 'hello, nfs4\n' >"$RW/f"
+	chown 1234:5678 "$RW/f"
+	chmod 0640 "$RW/f"
+	printf 'hello, open!' >"$RW/o"
+	printf 'to be cut' >"$RW/trunc"
+	mkdir "$RW/d" "$RW/sm" "$RW/big" "$RW/ne" "$RW/dd" "$RW/dd/sub"
+	ln -s f "$RW/l"
+	mkfifo "$RW/p"
+	: >"$RW/sm/a"
+	: >"$RW/sm/b"
+	mkdir "$RW/sm/c"
+	: >"$RW/ne/x"
+	: >"$RW/rn1"
+	: >"$RW/rnf"
+	: >"$RW/lf"
+	echo one >"$RW/rf1"
+	echo two >"$RW/rf2"
+	printf 'some data' >"$RW/sa"
+	for i in $(seq -w 2000); do : >"$RW/big/entry$i"; done
+	printf 'read only' >"$RO/r"
+	chmod 0644 "$RO/r"
+}
+
+file_ops_setup
+file_ops
+
+# ---------------------------------------------------------------------------
+# 7. many clients: the tables are bounded (N4_MAX_CLIENTS 1024), memory too
 
 run4 exchange_many 1100 integ-flood-a 1024
 step_expect "1100 EXCHANGE_IDs of 1 KiB owners all answered" 1 'sent=1100 exchange_ok=1100 exchange_err=0 '
@@ -432,7 +1092,7 @@ fi
 check_daemon_alive "thousands of EXCHANGE_IDs"
 
 # ---------------------------------------------------------------------------
-# 7. the statistics count operations (usernfsctl, the control socket)
+# 8. the statistics count operations (usernfsctl, the control socket)
 
 # jdelta PROGRAM VERSION PROCEDURE JQ-EXPR: after.json's value less before.json's
 jdelta() {
@@ -452,7 +1112,7 @@ run_expect "usernfsctl stats shows the nfs4ops table" '^RECLAIM_COMPLETE +[1-9]'
 	"$USERNFSCTL" -s "$CTL_SOCK" stats
 
 # ---------------------------------------------------------------------------
-# 8. confirmed clients with sessions: sessions stop at the cache budget
+# 9. confirmed clients with sessions: sessions stop at the cache budget
 
 run4 exchange_many 1100 integ-flood-d 64 session
 step_expect "1100 EXCHANGE_IDs with CREATE_SESSIONs answered" 1 'sent=1100 exchange_ok=1100 '

@@ -2,11 +2,14 @@
  * nfs4probe - a raw NFSv4.1/4.2 (RFC 8881, RFC 7862) COMPOUND test client
  * for usernfsd's integration tests: the session operations (EXCHANGE_ID,
  * CREATE_SESSION, SEQUENCE, DESTROY_SESSION, DESTROY_CLIENTID,
- * RECLAIM_COMPLETE, BIND_CONN_TO_SESSION) and the compound's rules.
+ * RECLAIM_COMPLETE, BIND_CONN_TO_SESSION), the compound's rules, and the
+ * file operations with their arguments (PUTFH, LOOKUP, GETATTR, READDIR,
+ * OPEN, READ, WRITE, CREATE, RENAME, ...).
  *
  * Arguments are encoded and replies decoded by the XDR routines rpcgen
  * generated from the build's src/rpc/nfs4_prot.x, so the tests speak what a
- * real client speaks. Only the malformed cases (an unknown opcode, more
+ * real client speaks; fattr4's values too, each attribute with its own
+ * xdr_fattr4_* routine. Only the malformed cases (an unknown opcode, more
  * operations than the XDR allows, arguments cut short) are laid out by
  * hand with rpcraw.h's encoder; the probe says so with encoder=raw. Every
  * reply is read as bytes first (rr_xdr_slurp) and then decoded with
@@ -16,27 +19,60 @@
  * command loop are rpcraw.h's.
  *
  * State lives across "++" in one process, on one TCP connection: the
- * client id EXCHANGE_ID returned, the csa_sequence to send next, and the
- * session CREATE_SESSION made. The commands clientid and session set them
- * by hand (a stale or forged id, or one from another process).
+ * client id EXCHANGE_ID returned, the csa_sequence to send next, the
+ * session CREATE_SESSION made and the sequence id each of its slots took
+ * last (SEQID "next"), the stateids OPEN and OPEN_DOWNGRADE returned, the
+ * filehandles GETFH returned (by name), and the last READDIR's cookie and
+ * verifier. The commands clientid and session set the first two by hand
+ * (a stale or forged id, or one from another process).
  *
  * Usage: nfs4probe [OPTIONS] HOST PORT tcp|tcp6|udp|udp6 COMMAND [ARGS...]
  *        [++ COMMAND [ARGS...]]...
- * "nfs4probe --help" lists the commands (the table `commands` below).
+ * "nfs4probe --help" lists the commands (the table `commands` below) and
+ * the operations' arguments (the text `op_help` below).
+ *
+ * An operation in "sequence" and "compound" is NAME or NAME:ARG,ARG,...
+ * (NAME: OP_NAME, NAME or a number, any case). Without ":" it takes what
+ * the probe's state gives (the session operations) or zeroed arguments,
+ * except where op_help names a default. An argument that is a name or
+ * data may be hex:HEX (any bytes) or pat:N (N bytes, 'a' to 'z' over and
+ * over); a stateid is last, prev, #N (the N-th stateid OPEN or
+ * OPEN_DOWNGRADE returned in this process), current, anon, bypass,
+ * invalid or 32 hex digits (seqid, then other); a filehandle is HEX or
+ * @NAME (saved by GETFH:NAME; @last: the last GETFH).
  *
  * Output, one line per compound, key=value words:
  *   rpc=SUCCESS | rpc=NAME (...)            the RPC (rpcraw.h)
  *   encoder=raw bytes=N                     the arguments were laid out by hand
  *   tag=TAG status=NFS4ERR_X nres=N op0=OP_NAME:NFS4ERR_X op1=...
- *     reply=LEN:HASH (the COMPOUND4res bytes, FNV-1a 64), then what the
- *     successful session operations returned: clientid= seqid= eir_flags=
- *     confirmed= (EXCHANGE_ID); sessionid= csr_sequence= csr_flags= slots=
- *     maxops= cached= maxreq= maxresp= (CREATE_SESSION); sr_seqid=
- *     sr_slot= highest_slot= target_slot= sr_flags= (SEQUENCE);
- *     bctsr_dir= (BIND_CONN_TO_SESSION)
+ *     reply=LEN:HASH (the COMPOUND4res bytes, FNV-1a 64), then, in the
+ *     order of the operations, what the successful ones returned:
+ *     clientid= seqid= eir_flags= confirmed= (EXCHANGE_ID); sessionid=
+ *     csr_sequence= csr_flags= slots= maxops= cached= maxreq= maxresp=
+ *     (CREATE_SESSION); sr_seqid= sr_slot= highest_slot= target_slot=
+ *     sr_flags= (SEQUENCE); bctsr_dir= (BIND_CONN_TO_SESSION); fh=
+ *     (GETFH); attrmask= attr_NAME= (GETATTR: attr_size=4 attr_type=NF4REG
+ *     attr_mode=0644 attr_owner=0 attr_fsid=MAJOR.MINOR, bitmaps as
+ *     names, times as SECONDS.NANOSECONDS); access_supported=
+ *     access_granted= (ACCESS); rd_count= rd_eof= rd_names= rd_cookies=
+ *     rd_cookieverf= and rd.NAME.ATTR= (READDIR); link= (READLINK);
+ *     stateid= rflags= delegation= attrset= cinfo_* (OPEN); stateid=
+ *     (OPEN_DOWNGRADE); closed_stateid= (CLOSE); read_len= read_eof=
+ *     read_data= read_hash= (READ); written= committed= writeverf=
+ *     (WRITE); writeverf= (COMMIT); attrsset= (SETATTR, whatever its
+ *     status); cinfo_before= cinfo_after= cinfo_atomic= cinfo_changed=
+ *     (CREATE with attrset=, REMOVE, LINK; RENAME's as src_cinfo_* and
+ *     tgt_cinfo_*); flavors= (SECINFO, SECINFO_NO_NAME); test_codes=
+ *     (TEST_STATEID)
+ *   readdir_all: name=NAME cookie=N lines, then readdir_calls= entries=
+ *     distinct= eof= rd_status=
  * Exit status: 0 when every RPC went through and its reply decoded
  * (whatever its NFS status), 1 on an RPC or decoding failure, 2 on a
  * usage error.
+ *
+ * Some 2,300 lines: the names, the attribute table, one argument builder
+ * and one result printer per operation. Should it grow much more, the
+ * file operations' encoders and printers would be a file of their own.
  */
 #include "config.h"
 
@@ -52,15 +88,27 @@
 #include "rpcraw.h"
 
 #define DEFAULT_VERIFIER "0123456789abcdef"
+#define DEFAULT_OPEN_OWNER "nfs4probe-owner"
 /* The fore channel's sizes CREATE_SESSION asks by default: a 1 MiB WRITE or READ and headers. */
 #define MAXREQ 1049620
 #define MAXRESP 1049480
+
+#define N_SLOTS 64		/* slots whose sequence ids the probe follows (CREATE_SESSION's most) */
+#define N_SIDS 64		/* stateids kept for last, prev and #N */
+#define N_FHS 32		/* filehandles kept by name */
+#define FHNAME_MAX 32
 
 /* nfs4probe's own options; the target, credentials and socket are rpcraw's (rr). */
 static struct {
 	uint32_t minor;		/* -m: the minorversion of every compound but "compound"'s */
 	const char *tag;	/* -T */
 } opt = { .minor = 1, .tag = "" };
+
+struct saved_fh {
+	char name[FHNAME_MAX];
+	u_int len;
+	char data[NFS4_FHSIZE];
+};
 
 /* What one process keeps between commands. */
 static struct {
@@ -69,6 +117,13 @@ static struct {
 	uint32_t cs_seq;	/* the csa_sequence to send next */
 	sessionid4 sessionid;
 	int have_session;
+	uint32_t slot_seq[N_SLOTS];	/* the sequence id each slot took last (0: none yet) */
+	stateid4 sids[N_SIDS];		/* OPEN's and OPEN_DOWNGRADE's, oldest first */
+	unsigned nsids;			/* returned in all (the oldest are dropped past N_SIDS) */
+	struct saved_fh fhs[N_FHS];
+	unsigned nfhs;
+	nfs_cookie4 cookie;		/* the last READDIR's last cookie, and its verifier */
+	verifier4 cookieverf;
 } st;
 
 /* ---- names ---- */
@@ -197,7 +252,736 @@ fnv1a64(const void *p, size_t n)
 	return h;
 }
 
+/* bytes in hex, nothing else */
+static void
+print_hex(const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%02x", ((const uint8_t *)p)[i]);
+}
+
+/* ---- scratch memory for one compound's arguments ---- */
+
+/* Blocks chained through their first word; all freed after the compound. */
+static void **scratch_head;
+
+static void *
+scratch(size_t n)
+{
+	/* Room before the data for the link, kept at malloc's alignment. */
+	const size_t hdr = 16;
+	char *b = rr_xmalloc(hdr + (n ? n : 1));
+
+	memset(b, 0, hdr + (n ? n : 1));
+	*(void **)(void *)b = scratch_head;
+	scratch_head = (void **)(void *)b;
+	return b + hdr;
+}
+
+static void
+scratch_free(void)
+{
+	while (scratch_head) {
+		void **next = *scratch_head;
+
+		free(scratch_head);
+		scratch_head = next;
+	}
+}
+
+static char *
+scratch_str(const char *s, size_t n)
+{
+	char *p;
+
+	if (n > NFS4_OPAQUE_LIMIT * 1024)
+		rr_die_usage("an argument of %zu bytes", n);
+	p = scratch(n + 1);
+	memcpy(p, s, n);
+	return p;
+}
+
+/* ---- an operation's arguments: NAME:W1,W2,... ---- */
+
+struct words {
+	const char *op;		/* for messages */
+	char **w;
+	int n, i;
+};
+
+static void
+words_split(struct words *w, const char *op, const char *args)
+{
+	const char *p = args;
+
+	w->op = op;
+	w->n = w->i = 0;
+	w->w = NULL;
+	if (args == NULL)
+		return;
+	w->w = scratch((strlen(args) + 2) * sizeof(char *));
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		w->w[w->n++] = scratch_str(p, len);
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+}
+
+static const char *
+word_opt(struct words *w)
+{
+	return w->i < w->n ? w->w[w->i++] : NULL;
+}
+
+static const char *
+word_req(struct words *w, const char *what)
+{
+	if (w->i >= w->n)
+		rr_die_usage("%s: %s missing", w->op, what);
+	return w->w[w->i++];
+}
+
+static void
+words_end(struct words *w)
+{
+	if (w->i < w->n)
+		rr_die_usage("%s: what is '%s'?", w->op, w->w[w->i]);
+}
+
+/* A name, text or data: hex:HEX, pat:N, or the word itself (maybe empty). */
+static void
+bytes_arg(const char *s, char **val, u_int *len)
+{
+	if (strncmp(s, "hex:", 4) == 0) {
+		char *b = rr_parse_hex(s + 4, len);
+
+		*val = scratch_str(b, *len);
+		free(b);
+	} else if (strncmp(s, "pat:", 4) == 0) {
+		*len = (u_int)rr_parse_num(s + 4, "pattern length");
+		*val = scratch(*len);
+		for (u_int i = 0; i < *len; i++)
+			(*val)[i] = (char)('a' + i % 26);
+	} else {
+		*len = (u_int)strlen(s);
+		*val = scratch_str(s, *len);
+	}
+}
+
+static void
+utf8_arg(const char *s, utf8string *u)
+{
+	bytes_arg(s, &u->utf8string_val, &u->utf8string_len);
+}
+
+/* KEY=VALUE: 1 with *val set when the word has key KEY. */
+static int
+keyword(const char *w, const char *key, const char **val)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(w, key, n) != 0 || w[n] != '=')
+		return 0;
+	*val = w + n + 1;
+	return 1;
+}
+
+/* ---- names of values ---- */
+
+struct named {
+	const char *name;
+	uint32_t v;
+};
+
+/* A value by one of its names (any case) or as a number. */
+static uint32_t
+named_arg(const struct named *t, size_t n, const char *s, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(t[i].name, s) == 0)
+			return t[i].v;
+	if (*s >= '0' && *s <= '9')
+		return (uint32_t)rr_parse_num(s, what);
+	rr_die_usage("unknown %s '%s'", what, s);
+}
+
+static const char *
+named_str(const struct named *t, size_t n, uint32_t v)
+{
+	static char buf[16];
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].v == v)
+			return t[i].name;
+	snprintf(buf, sizeof(buf), "%u", v);
+	return buf;
+}
+
+static const struct named ftypes[] = {
+	{ "NF4REG", NF4REG }, { "NF4DIR", NF4DIR }, { "NF4BLK", NF4BLK }, { "NF4CHR", NF4CHR },
+	{ "NF4LNK", NF4LNK }, { "NF4SOCK", NF4SOCK }, { "NF4FIFO", NF4FIFO },
+	{ "NF4ATTRDIR", NF4ATTRDIR }, { "NF4NAMEDATTR", NF4NAMEDATTR },
+	/* CREATE's words */
+	{ "reg", NF4REG }, { "dir", NF4DIR }, { "blk", NF4BLK }, { "chr", NF4CHR },
+	{ "symlink", NF4LNK }, { "lnk", NF4LNK }, { "sock", NF4SOCK }, { "fifo", NF4FIFO },
+};
+static const struct named share_access[] = {
+	{ "read", OPEN4_SHARE_ACCESS_READ }, { "write", OPEN4_SHARE_ACCESS_WRITE },
+	{ "both", OPEN4_SHARE_ACCESS_BOTH },
+};
+static const struct named share_deny[] = {
+	{ "none", OPEN4_SHARE_DENY_NONE }, { "read", OPEN4_SHARE_DENY_READ },
+	{ "write", OPEN4_SHARE_DENY_WRITE }, { "both", OPEN4_SHARE_DENY_BOTH },
+};
+static const struct named create_modes[] = {
+	{ "unchecked", UNCHECKED4 }, { "guarded", GUARDED4 }, { "exclusive", EXCLUSIVE4 },
+	{ "exclusive4_1", EXCLUSIVE4_1 },
+};
+static const struct named stable_names[] = {
+	{ "unstable", UNSTABLE4 }, { "datasync", DATA_SYNC4 }, { "filesync", FILE_SYNC4 },
+};
+static const struct named stable_out[] = {
+	{ "UNSTABLE4", UNSTABLE4 }, { "DATA_SYNC4", DATA_SYNC4 }, { "FILE_SYNC4", FILE_SYNC4 },
+};
+static const struct named deleg_types[] = {
+	{ "NONE", OPEN_DELEGATE_NONE }, { "READ", OPEN_DELEGATE_READ },
+	{ "WRITE", OPEN_DELEGATE_WRITE }, { "NONE_EXT", OPEN_DELEGATE_NONE_EXT },
+};
+
+/* ---- attributes (RFC 8881 5), each by rpcgen's routine for it ---- */
+
+enum akind {
+	K_U32, K_U64, K_BOOL, K_MODE, K_TYPE, K_FSID, K_STR, K_BITMAP, K_TIME, K_SETTIME, K_FH,
+	K_SPEC, K_STATUS
+};
+
+/* Any attribute's value, as its routine decodes it. */
+union aval {
+	uint32_t u32;
+	uint64_t u64;
+	bool_t b;
+	nfs_ftype4 type;
+	fsid4 fsid;
+	utf8string str;
+	bitmap4 bm;
+	nfstime4 t;
+	settime4 set;
+	nfs_fh4 fh;
+	specdata4 spec;
+	nfsstat4 status;
+};
+
+struct attr_def {
+	unsigned num;
+	const char *name;
+	enum akind kind;
+	xdrproc_t xdr;
+};
+
+#define A(up, low, kind) { FATTR4_##up, #low, kind, RR_XDRP(xdr_fattr4_##low) },
+static const struct attr_def attr_defs[] = {
+	A(SUPPORTED_ATTRS, supported_attrs, K_BITMAP) A(TYPE, type, K_TYPE)
+	A(FH_EXPIRE_TYPE, fh_expire_type, K_U32) A(CHANGE, change, K_U64) A(SIZE, size, K_U64)
+	A(LINK_SUPPORT, link_support, K_BOOL) A(SYMLINK_SUPPORT, symlink_support, K_BOOL)
+	A(NAMED_ATTR, named_attr, K_BOOL) A(FSID, fsid, K_FSID)
+	A(UNIQUE_HANDLES, unique_handles, K_BOOL) A(LEASE_TIME, lease_time, K_U32)
+	A(RDATTR_ERROR, rdattr_error, K_STATUS) A(ACLSUPPORT, aclsupport, K_U32)
+	A(ARCHIVE, archive, K_BOOL) A(CANSETTIME, cansettime, K_BOOL)
+	A(CASE_INSENSITIVE, case_insensitive, K_BOOL) A(CASE_PRESERVING, case_preserving, K_BOOL)
+	A(CHOWN_RESTRICTED, chown_restricted, K_BOOL) A(FILEHANDLE, filehandle, K_FH)
+	A(FILEID, fileid, K_U64) A(FILES_AVAIL, files_avail, K_U64)
+	A(FILES_FREE, files_free, K_U64) A(FILES_TOTAL, files_total, K_U64)
+	A(HIDDEN, hidden, K_BOOL) A(HOMOGENEOUS, homogeneous, K_BOOL)
+	A(MAXFILESIZE, maxfilesize, K_U64) A(MAXLINK, maxlink, K_U32) A(MAXNAME, maxname, K_U32)
+	A(MAXREAD, maxread, K_U64) A(MAXWRITE, maxwrite, K_U64) A(MODE, mode, K_MODE)
+	A(NO_TRUNC, no_trunc, K_BOOL) A(NUMLINKS, numlinks, K_U32) A(OWNER, owner, K_STR)
+	A(OWNER_GROUP, owner_group, K_STR) A(QUOTA_AVAIL_HARD, quota_avail_hard, K_U64)
+	A(QUOTA_AVAIL_SOFT, quota_avail_soft, K_U64) A(QUOTA_USED, quota_used, K_U64)
+	A(RAWDEV, rawdev, K_SPEC) A(SPACE_AVAIL, space_avail, K_U64)
+	A(SPACE_FREE, space_free, K_U64) A(SPACE_TOTAL, space_total, K_U64)
+	A(SPACE_USED, space_used, K_U64) A(SYSTEM, system, K_BOOL)
+	A(TIME_ACCESS, time_access, K_TIME) A(TIME_ACCESS_SET, time_access_set, K_SETTIME)
+	A(TIME_BACKUP, time_backup, K_TIME) A(TIME_CREATE, time_create, K_TIME)
+	A(TIME_DELTA, time_delta, K_TIME) A(TIME_METADATA, time_metadata, K_TIME)
+	A(TIME_MODIFY, time_modify, K_TIME) A(TIME_MODIFY_SET, time_modify_set, K_SETTIME)
+	A(MOUNTED_ON_FILEID, mounted_on_fileid, K_U64)
+	A(SUPPATTR_EXCLCREAT, suppattr_exclcreat, K_BITMAP)
+};
+#undef A
+
+#define ATTR_WORDS 3		/* up to attribute 95: suppattr_exclcreat (75) is in word 2 */
+
+static const struct attr_def *
+attr_by_num(unsigned n)
+{
+	for (size_t i = 0; i < NELEM(attr_defs); i++)
+		if (attr_defs[i].num == n)
+			return &attr_defs[i];
+	return NULL;
+}
+
+/* By name (any case) or number; NULL when the probe does not know it. */
+static const struct attr_def *
+attr_by_name(const char *s)
+{
+	for (size_t i = 0; i < NELEM(attr_defs); i++)
+		if (strcasecmp(attr_defs[i].name, s) == 0)
+			return &attr_defs[i];
+	if (*s >= '0' && *s <= '9')
+		return attr_by_num((unsigned)rr_parse_num(s, "attribute number"));
+	return NULL;
+}
+
+static void
+bitmap_set(uint32_t w[ATTR_WORDS], unsigned n)
+{
+	if (n >= 32 * ATTR_WORDS)
+		rr_die_usage("attribute %u is past the probe's bitmap", n);
+	w[n / 32] |= 1u << (n % 32);
+}
+
+/* The words into a bitmap4 of scratch memory, without trailing zero words. */
+static void
+bitmap_out(const uint32_t w[ATTR_WORDS], bitmap4 *b)
+{
+	u_int n = ATTR_WORDS;
+
+	while (n > 0 && w[n - 1] == 0)
+		n--;
+	b->bitmap4_len = n;
+	b->bitmap4_val = n ? scratch(n * sizeof(uint32_t)) : NULL;
+	if (n)
+		memcpy(b->bitmap4_val, w, n * sizeof(uint32_t));
+}
+
+/* An attribute list (names or numbers; "all": every readable one the probe knows) into w. */
+static void
+attr_list_add(uint32_t w[ATTR_WORDS], const char *s)
+{
+	const struct attr_def *d;
+
+	if (strcasecmp(s, "all") == 0) {
+		for (size_t i = 0; i < NELEM(attr_defs); i++)
+			if (attr_defs[i].kind != K_SETTIME)
+				bitmap_set(w, attr_defs[i].num);
+		return;
+	}
+	if ((d = attr_by_name(s)) != NULL)
+		bitmap_set(w, d->num);
+	else if (*s >= '0' && *s <= '9')
+		bitmap_set(w, (unsigned)rr_parse_num(s, "attribute number"));
+	else
+		rr_die_usage("unknown attribute '%s'", s);
+}
+
+static int
+bitmap_has(const bitmap4 *b, unsigned n)
+{
+	return n / 32 < b->bitmap4_len && (b->bitmap4_val[n / 32] >> (n % 32) & 1);
+}
+
+/* The attributes of a bitmap by name (number when unknown), comma-separated. */
+static void
+print_attr_names(const bitmap4 *b)
+{
+	const char *sep = "";
+
+	for (unsigned n = 0; n < 32 * b->bitmap4_len; n++) {
+		const struct attr_def *d;
+
+		if (!bitmap_has(b, n))
+			continue;
+		d = attr_by_num(n);
+		if (d)
+			printf("%s%s", sep, d->name);
+		else
+			printf("%s%u", sep, n);
+		sep = ",";
+	}
+}
+
+/* KEY=name,name,... (no leading space) */
+static void
+print_bitmap(const char *key, const bitmap4 *b)
+{
+	printf("%s=", key);
+	print_attr_names(b);
+}
+
+static void
+print_value(const struct attr_def *d, const union aval *v)
+{
+	switch (d->kind) {
+	case K_U32: printf("%u", v->u32); break;
+	case K_U64: printf("%llu", (unsigned long long)v->u64); break;
+	case K_BOOL: printf("%s", v->b ? "true" : "false"); break;
+	case K_MODE: printf("%04o", v->u32); break;
+	case K_TYPE: printf("%s", named_str(ftypes, NELEM(ftypes), v->type)); break;
+	case K_FSID:
+		printf("%llu.%llu", (unsigned long long)v->fsid.major,
+		    (unsigned long long)v->fsid.minor);
+		break;
+	case K_STR: printf("%.*s", (int)v->str.utf8string_len, v->str.utf8string_val); break;
+	case K_BITMAP: print_attr_names(&v->bm); break;
+	case K_TIME: printf("%lld.%09u", (long long)v->t.seconds, v->t.nseconds); break;
+	case K_SETTIME:
+		if (v->set.set_it == SET_TO_SERVER_TIME4)
+			printf("server");
+		else
+			printf("%lld.%09u", (long long)v->set.settime4_u.time.seconds,
+			    v->set.settime4_u.time.nseconds);
+		break;
+	case K_FH: print_hex(v->fh.nfs_fh4_val, v->fh.nfs_fh4_len); break;
+	case K_SPEC: printf("%u.%u", v->spec.specdata1, v->spec.specdata2); break;
+	case K_STATUS: printf("%s", stat_name(v->status)); break;
+	}
+}
+
+typedef bool_t (*xdr_any_fn)(XDR *, void *);
+
+static bool_t
+attr_xdr(const struct attr_def *d, XDR *x, union aval *v)
+{
+	return ((xdr_any_fn)(void (*)(void))d->xdr)(x, v);
+}
+
+/*
+ * fattr4's values, decoded in attribute order: " PREFIXname=value" for
+ * each; attr_decode=FAILED or =TRAILING when they do not decode as the
+ * mask says, attr_unknown=N for one the probe cannot decode (then stop).
+ */
+static void
+print_fattr(const fattr4 *f, const char *prefix)
+{
+	const bitmap4 *m = &f->attrmask;
+	XDR x;
+
+	xdrmem_create(&x, f->attr_vals.attrlist4_val, f->attr_vals.attrlist4_len, XDR_DECODE);
+	for (unsigned n = 0; n < 32 * m->bitmap4_len; n++) {
+		const struct attr_def *d;
+		union aval v;
+
+		if (!bitmap_has(m, n))
+			continue;
+		if ((d = attr_by_num(n)) == NULL) {
+			printf(" %sattr_unknown=%u", prefix, n);
+			xdr_destroy(&x);
+			return;
+		}
+		memset(&v, 0, sizeof(v));
+		if (!attr_xdr(d, &x, &v)) {
+			printf(" %sattr_decode=FAILED(%s)", prefix, d->name);
+			xdr_destroy(&x);
+			return;
+		}
+		printf(" %s%s=", prefix, d->name);
+		print_value(d, &v);
+		xdr_free(d->xdr, (char *)&v);
+	}
+	if (xdr_getpos(&x) != f->attr_vals.attrlist4_len)
+		printf(" %sattr_decode=TRAILING", prefix);
+	xdr_destroy(&x);
+}
+
+/* "S[.N]" */
+static nfstime4
+time_arg(const char *s)
+{
+	nfstime4 t = { 0, 0 };
+	const char *dot = strchr(s, '.');
+	char *sec = scratch_str(s, dot ? (size_t)(dot - s) : strlen(s));
+
+	t.seconds = (int64_t)rr_parse_num(sec, "seconds");
+	if (dot)
+		t.nseconds = (uint32_t)rr_parse_num(dot + 1, "nanoseconds");
+	return t;
+}
+
+/* "A.B" into two numbers */
+static void
+pair_arg(const char *s, uint64_t *a, uint64_t *b, const char *what)
+{
+	const char *dot = strchr(s, '.');
+
+	if (dot == NULL)
+		rr_die_usage("%s is A.B, not '%s'", what, s);
+	*a = rr_parse_num(scratch_str(s, (size_t)(dot - s)), what);
+	*b = rr_parse_num(dot + 1, what);
+}
+
+static void
+value_arg(const struct attr_def *d, const char *s, union aval *v)
+{
+	uint64_t a, b;
+
+	memset(v, 0, sizeof(*v));
+	switch (d->kind) {
+	case K_U32: case K_MODE: v->u32 = (uint32_t)rr_parse_num(s, d->name); break;
+	case K_U64: v->u64 = rr_parse_num(s, d->name); break;
+	case K_BOOL:
+		v->b = strcmp(s, "true") == 0 || strcmp(s, "1") == 0;
+		if (!v->b && strcmp(s, "false") && strcmp(s, "0"))
+			rr_die_usage("%s is true or false, not '%s'", d->name, s);
+		break;
+	case K_TYPE: v->type = (nfs_ftype4)named_arg(ftypes, NELEM(ftypes), s, "type"); break;
+	case K_FSID: pair_arg(s, &v->fsid.major, &v->fsid.minor, d->name); break;
+	case K_STR: utf8_arg(s, &v->str); break;
+	case K_BITMAP: {
+		uint32_t w[ATTR_WORDS] = { 0 };
+		char *copy = scratch_str(s, strlen(s)), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, "+", &save); tok; tok = strtok_r(NULL, "+", &save))
+			attr_list_add(w, tok);
+		bitmap_out(w, &v->bm);
+		break;
+	}
+	case K_TIME: v->t = time_arg(s); break;
+	case K_SETTIME:
+		if (strcmp(s, "server") == 0) {
+			v->set.set_it = SET_TO_SERVER_TIME4;
+		} else {
+			v->set.set_it = SET_TO_CLIENT_TIME4;
+			v->set.settime4_u.time = time_arg(s);
+		}
+		break;
+	case K_FH: {
+		char *h = rr_parse_hex(s, &v->fh.nfs_fh4_len);
+
+		v->fh.nfs_fh4_val = scratch_str(h, v->fh.nfs_fh4_len);
+		free(h);
+		break;
+	}
+	case K_SPEC:
+		pair_arg(s, &a, &b, d->name);
+		v->spec.specdata1 = (uint32_t)a;
+		v->spec.specdata2 = (uint32_t)b;
+		break;
+	case K_STATUS: {
+		uint32_t n = 0;
+
+		for (size_t i = 0; i < NELEM(stat_names); i++)
+			if (strcasecmp(stat_names[i].name, s) == 0)
+				n = stat_names[i].v + 1;
+		v->status = n ? (nfsstat4)(n - 1) : (nfsstat4)rr_parse_num(s, d->name);
+		break;
+	}
+	}
+}
+
+/* Attribute values to send, gathered from ATTR=VALUE words. */
+struct fattr_in {
+	unsigned n;
+	struct {
+		const struct attr_def *d;
+		const char *val;
+	} a[NELEM(attr_defs)];
+};
+
+/* 1 when w is ATTR=VALUE of an attribute the probe knows (then kept in in). */
+static int
+fattr_word(struct fattr_in *in, const char *w)
+{
+	const char *eq = strchr(w, '=');
+	const struct attr_def *d;
+
+	if (eq == NULL || (d = attr_by_name(scratch_str(w, (size_t)(eq - w)))) == NULL)
+		return 0;
+	if (in->n == NELEM(in->a))
+		rr_die_usage("too many attributes");
+	in->a[in->n].d = d;
+	in->a[in->n].val = eq + 1;
+	in->n++;
+	return 1;
+}
+
+/* The values in attribute order (RFC 8881 5.4), each by its routine. */
+static void
+fattr_encode(const struct fattr_in *in, fattr4 *out)
+{
+	uint32_t w[ATTR_WORDS] = { 0 };
+	const u_int cap = 65536;
+	char *buf = scratch(cap);
+	XDR x;
+
+	xdrmem_create(&x, buf, cap, XDR_ENCODE);
+	for (unsigned num = 0; num < 32 * ATTR_WORDS; num++)
+		for (unsigned i = 0; i < in->n; i++) {
+			union aval v;
+
+			if (in->a[i].d->num != num)
+				continue;
+			value_arg(in->a[i].d, in->a[i].val, &v);
+			if (!attr_xdr(in->a[i].d, &x, &v))
+				rr_die_usage("cannot encode %s=%s", in->a[i].d->name, in->a[i].val);
+			bitmap_set(w, num);
+		}
+	bitmap_out(w, &out->attrmask);
+	out->attr_vals.attrlist4_val = buf;
+	out->attr_vals.attrlist4_len = xdr_getpos(&x);
+	xdr_destroy(&x);
+}
+
+/* ---- stateids and filehandles ---- */
+
+static void
+sid_set(stateid4 *s, uint32_t seqid, int byte)
+{
+	s->seqid = seqid;
+	memset(s->other, byte, NFS4_OTHER_SIZE);
+}
+
+static int
+all_hex(const char *s, size_t n)
+{
+	if (strlen(s) != n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (rr_hexval(s[i]) < 0)
+			return 0;
+	return 1;
+}
+
+/* The k-th stateid kept from the end (0: the last). */
+static const stateid4 *
+kept_sid(unsigned k, const char *word)
+{
+	if (k >= st.nsids || k >= N_SIDS)
+		rr_die_usage("no stateid '%s' yet: OPEN returned %u", word, st.nsids);
+	return &st.sids[(st.nsids - 1 - k) % N_SIDS];
+}
+
+/* 1 when w names a stateid (then in *out). */
+static int
+sid_word(const char *w, stateid4 *out)
+{
+	if (strcmp(w, "anon") == 0) {
+		sid_set(out, 0, 0);
+	} else if (strcmp(w, "bypass") == 0) {
+		sid_set(out, NFS4_UINT32_MAX, 0xff);
+	} else if (strcmp(w, "current") == 0) {
+		sid_set(out, 1, 0);
+	} else if (strcmp(w, "invalid") == 0) {
+		sid_set(out, NFS4_UINT32_MAX, 0);
+	} else if (strcmp(w, "last") == 0) {
+		*out = *kept_sid(0, w);
+	} else if (strcmp(w, "prev") == 0) {
+		*out = *kept_sid(1, w);
+	} else if (w[0] == '#' && w[1] >= '1' && w[1] <= '9') {
+		unsigned long long n = rr_parse_num(w + 1, "stateid number");
+
+		if (n > st.nsids)
+			rr_die_usage("no stateid '%s' yet: OPEN returned %u", w, st.nsids);
+		*out = *kept_sid(st.nsids - (unsigned)n, w);
+	} else if (all_hex(w, 2 * (4 + NFS4_OTHER_SIZE))) {
+		char buf[4 + NFS4_OTHER_SIZE];
+
+		parse_fixed_hex(w, buf, sizeof(buf), "a stateid");
+		out->seqid = rr_get32(buf);
+		memcpy(out->other, buf + 4, NFS4_OTHER_SIZE);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static void
+sid_arg(const char *w, stateid4 *out)
+{
+	if (!sid_word(w, out))
+		rr_die_usage("'%s' is no stateid (last, prev, #N, current, anon, bypass, "
+		    "invalid, 32 hex digits)", w);
+}
+
+static void
+print_sid(const char *key, const stateid4 *s)
+{
+	printf(" %s=%08x", key, s->seqid);
+	print_hex(s->other, NFS4_OTHER_SIZE);
+}
+
+static void
+keep_sid(const stateid4 *s)
+{
+	st.sids[st.nsids++ % N_SIDS] = *s;
+}
+
+static struct saved_fh *
+saved_fh(const char *name)
+{
+	for (unsigned i = 0; i < st.nfhs; i++)
+		if (strcmp(st.fhs[i].name, name) == 0)
+			return &st.fhs[i];
+	return NULL;
+}
+
+static void
+keep_fh(const char *name, const nfs_fh4 *fh)
+{
+	struct saved_fh *s = saved_fh(name);
+
+	if (s == NULL) {
+		if (st.nfhs == N_FHS)
+			rr_die_usage("more than %d filehandles kept by name", N_FHS);
+		s = &st.fhs[st.nfhs++];
+		snprintf(s->name, sizeof(s->name), "%s", name);
+	}
+	s->len = fh->nfs_fh4_len <= NFS4_FHSIZE ? fh->nfs_fh4_len : NFS4_FHSIZE;
+	memcpy(s->data, fh->nfs_fh4_val, s->len);
+}
+
+/* HEX or @NAME */
+static void
+fh_arg(const char *w, nfs_fh4 *fh)
+{
+	if (w[0] == '@') {
+		const struct saved_fh *s = saved_fh(w + 1);
+
+		if (s == NULL)
+			rr_die_usage("no filehandle '%s' yet (GETFH:%s keeps one)", w, w + 1);
+		fh->nfs_fh4_len = s->len;
+		fh->nfs_fh4_val = scratch_str(s->data, s->len);
+	} else {
+		char *b = rr_parse_hex(w, &fh->nfs_fh4_len);
+
+		fh->nfs_fh4_val = scratch_str(b, fh->nfs_fh4_len);
+		free(b);
+	}
+}
+
+/* The sequence id to send on slot: SEQID, or "next" (one more than the slot took last). */
+static uint32_t
+seqid_arg(uint32_t slot, const char *s)
+{
+	if (strcmp(s, "next") == 0) {
+		if (slot >= N_SLOTS)
+			rr_die_usage("the probe follows slots 0 to %d only", N_SLOTS - 1);
+		return st.slot_seq[slot] + 1;
+	}
+	return (uint32_t)rr_parse_num(s, "sequence id");
+}
+
+static void
+slots_reset(void)
+{
+	memset(st.slot_seq, 0, sizeof(st.slot_seq));
+}
+
 /* ---- sending a compound, printing its reply ---- */
+
+/* What the probe notes about one operation it sent, for its result. */
+struct op_note {
+	const char *fhname;	/* GETFH:NAME */
+};
+
+struct compound {
+	COMPOUND4args a;
+	nfs_argop4 ops[NFS4_COMPOUND_MAX];
+	struct op_note notes[NFS4_COMPOUND_MAX];
+};
 
 /*
  * One COMPOUND, encoded by rpcgen (args) or given as bytes (raw); the
@@ -243,9 +1027,24 @@ free_reply(struct rr_enc *rep, COMPOUND4res *res)
 	rep->buf = NULL;
 }
 
+static nfsstat4
+res_status(const nfs_resop4 *r)
+{
+	/* every result arm starts with its status */
+	return *(const nfsstat4 *)(const void *)&r->nfs_resop4_u;
+}
+
+/* A SEQUENCE that succeeded: its slot took that sequence id. */
+static void
+note_sequence(const SEQUENCE4resok *ok)
+{
+	if (ok->sr_slotid < N_SLOTS)
+		st.slot_seq[ok->sr_slotid] = ok->sr_sequenceid;
+}
+
 /* What a successful session operation returned; the state it gives. */
 static void
-print_resok(const nfs_resop4 *r)
+print_session_resok(const nfs_resop4 *r)
 {
 	switch (r->resop) {
 	case OP_EXCHANGE_ID: {
@@ -273,6 +1072,7 @@ print_resok(const nfs_resop4 *r)
 		memcpy(st.sessionid, ok->csr_sessionid, NFS4_SESSIONID_SIZE);
 		st.have_session = 1;
 		st.cs_seq = ok->csr_sequence + 1;
+		slots_reset();
 		break;
 	}
 	case OP_SEQUENCE: {
@@ -281,6 +1081,7 @@ print_resok(const nfs_resop4 *r)
 		printf(" sr_seqid=%u sr_slot=%u highest_slot=%u target_slot=%u sr_flags=0x%x",
 		    ok->sr_sequenceid, ok->sr_slotid, ok->sr_highest_slotid,
 		    ok->sr_target_highest_slotid, ok->sr_status_flags);
+		note_sequence(ok);
 		break;
 	}
 	case OP_BIND_CONN_TO_SESSION: {
@@ -298,7 +1099,176 @@ print_resok(const nfs_resop4 *r)
 }
 
 static void
-print_reply(const struct rr_enc *rep, const COMPOUND4res *res)
+print_cinfo(const char *prefix, const change_info4 *ci)
+{
+	printf(" %scinfo_before=%llu %scinfo_after=%llu %scinfo_atomic=%d %scinfo_changed=%d",
+	    prefix, (unsigned long long)ci->before, prefix, (unsigned long long)ci->after, prefix,
+	    (int)ci->atomic, prefix, ci->before != ci->after);
+}
+
+static void
+print_readdir(const READDIR4resok *ok)
+{
+	const entry4 *e;
+	const char *sep = "";
+	unsigned n = 0;
+
+	for (e = ok->reply.entries; e; e = e->nextentry)
+		n++;
+	printf(" rd_count=%u rd_eof=%d rd_names=", n, (int)ok->reply.eof);
+	for (e = ok->reply.entries; e; e = e->nextentry, sep = ",")
+		printf("%s%.*s", sep, (int)e->name.utf8string_len, e->name.utf8string_val);
+	printf(" rd_cookies=");
+	sep = "";
+	for (e = ok->reply.entries; e; e = e->nextentry, sep = ",")
+		printf("%s%llu", sep, (unsigned long long)e->cookie);
+	printf(" ");
+	rr_print_hex("rd_cookieverf", ok->cookieverf, NFS4_VERIFIER_SIZE, 0);
+	for (e = ok->reply.entries; e; e = e->nextentry) {
+		char prefix[NFS4_OPAQUE_LIMIT + 8];
+
+		if (e->attrs.attrmask.bitmap4_len == 0)
+			continue;
+		snprintf(prefix, sizeof(prefix), "rd.%.*s.", (int)e->name.utf8string_len,
+		    e->name.utf8string_val);
+		print_fattr(&e->attrs, prefix);
+	}
+	for (e = ok->reply.entries; e; e = e->nextentry)
+		st.cookie = e->cookie;
+	memcpy(st.cookieverf, ok->cookieverf, NFS4_VERIFIER_SIZE);
+}
+
+static void
+print_secinfo(const SECINFO4resok *ok)
+{
+	printf(" flavors=");
+	for (u_int i = 0; i < ok->SECINFO4resok_len; i++)
+		printf("%s%u", i ? "," : "", ok->SECINFO4resok_val[i].flavor);
+}
+
+/* What a file operation returned (when it succeeded; SETATTR's attrsset always). */
+static void
+print_file_result(const nfs_resop4 *r, const struct op_note *note)
+{
+	const __typeof__(r->nfs_resop4_u) *u = &r->nfs_resop4_u;
+
+	if (r->resop == OP_SETATTR) {
+		printf(" ");
+		print_bitmap("attrsset", &u->opsetattr.attrsset);
+		return;
+	}
+	if (res_status(r) != NFS4_OK)
+		return;
+	switch (r->resop) {
+	case OP_GETFH: {
+		const nfs_fh4 *fh = &u->opgetfh.GETFH4res_u.resok4.object;
+
+		printf(" ");
+		rr_print_hex("fh", fh->nfs_fh4_val, fh->nfs_fh4_len, 0);
+		keep_fh("last", fh);
+		if (note && note->fhname)
+			keep_fh(note->fhname, fh);
+		break;
+	}
+	case OP_GETATTR:
+		printf(" ");
+		print_bitmap("attrmask", &u->opgetattr.GETATTR4res_u.resok4.obj_attributes.attrmask);
+		print_fattr(&u->opgetattr.GETATTR4res_u.resok4.obj_attributes, "attr_");
+		break;
+	case OP_ACCESS:
+		printf(" access_supported=0x%x access_granted=0x%x",
+		    u->opaccess.ACCESS4res_u.resok4.supported, u->opaccess.ACCESS4res_u.resok4.access);
+		break;
+	case OP_READDIR:
+		print_readdir(&u->opreaddir.READDIR4res_u.resok4);
+		break;
+	case OP_READLINK: {
+		const linktext4 *l = &u->opreadlink.READLINK4res_u.resok4.link;
+
+		printf(" link=%.*s", (int)l->linktext4_len, l->linktext4_val);
+		break;
+	}
+	case OP_OPEN: {
+		const OPEN4resok *ok = &u->opopen.OPEN4res_u.resok4;
+
+		print_sid("stateid", &ok->stateid);
+		keep_sid(&ok->stateid);
+		printf(" rflags=0x%x delegation=%s ", ok->rflags, named_str(deleg_types,
+		    NELEM(deleg_types), ok->delegation.delegation_type));
+		print_bitmap("attrset", &ok->attrset);
+		print_cinfo("", &ok->cinfo);
+		break;
+	}
+	case OP_OPEN_DOWNGRADE: {
+		const stateid4 *s = &u->opopen_downgrade.OPEN_DOWNGRADE4res_u.resok4.open_stateid;
+
+		print_sid("stateid", s);
+		keep_sid(s);
+		break;
+	}
+	case OP_CLOSE:
+		print_sid("closed_stateid", &u->opclose.CLOSE4res_u.open_stateid);
+		break;
+	case OP_READ: {
+		const READ4resok *ok = &u->opread.READ4res_u.resok4;
+
+		printf(" read_len=%u read_eof=%d ", ok->data.data_len, (int)ok->eof);
+		rr_print_hex("read_data", ok->data.data_val, ok->data.data_len, 64);
+		printf(" read_hash=%016llx",
+		    (unsigned long long)fnv1a64(ok->data.data_val, ok->data.data_len));
+		break;
+	}
+	case OP_WRITE: {
+		const WRITE4resok *ok = &u->opwrite.WRITE4res_u.resok4;
+
+		printf(" written=%u committed=%s ", ok->count,
+		    named_str(stable_out, NELEM(stable_out), ok->committed));
+		rr_print_hex("writeverf", ok->writeverf, NFS4_VERIFIER_SIZE, 0);
+		break;
+	}
+	case OP_COMMIT:
+		printf(" ");
+		rr_print_hex("writeverf", u->opcommit.COMMIT4res_u.resok4.writeverf,
+		    NFS4_VERIFIER_SIZE, 0);
+		break;
+	case OP_CREATE:
+		print_cinfo("", &u->opcreate.CREATE4res_u.resok4.cinfo);
+		printf(" ");
+		print_bitmap("attrset", &u->opcreate.CREATE4res_u.resok4.attrset);
+		break;
+	case OP_REMOVE:
+		print_cinfo("", &u->opremove.REMOVE4res_u.resok4.cinfo);
+		break;
+	case OP_LINK:
+		print_cinfo("", &u->oplink.LINK4res_u.resok4.cinfo);
+		break;
+	case OP_RENAME:
+		print_cinfo("src_", &u->oprename.RENAME4res_u.resok4.source_cinfo);
+		print_cinfo("tgt_", &u->oprename.RENAME4res_u.resok4.target_cinfo);
+		break;
+	case OP_SECINFO:
+		print_secinfo(&u->opsecinfo.SECINFO4res_u.resok4);
+		break;
+	case OP_SECINFO_NO_NAME:
+		print_secinfo(&u->opsecinfo_no_name.SECINFO4res_u.resok4);
+		break;
+	case OP_TEST_STATEID: {
+		const TEST_STATEID4resok *ok = &u->optest_stateid.TEST_STATEID4res_u.tsr_resok4;
+
+		printf(" test_codes=");
+		for (u_int i = 0; i < ok->tsr_status_codes.tsr_status_codes_len; i++)
+			printf("%s%s", i ? "," : "",
+			    stat_name(ok->tsr_status_codes.tsr_status_codes_val[i]));
+		break;
+	}
+	default:
+		print_session_resok(r);
+		break;
+	}
+}
+
+static void
+print_reply(const struct rr_enc *rep, const COMPOUND4res *res, const struct compound *c)
 {
 	u_int n = res->resarray.resarray_len;
 
@@ -309,39 +1279,34 @@ print_reply(const struct rr_enc *rep, const COMPOUND4res *res)
 
 		printf(" op%u=", i);
 		print_op(r->resop);
-		/* every result arm starts with its status */
-		printf(":%s", stat_name(*(const uint32_t *)(const void *)&r->nfs_resop4_u));
+		printf(":%s", stat_name(res_status(r)));
 	}
 	printf(" reply=%u:%016llx", rep->len, (unsigned long long)fnv1a64(rep->buf, rep->len));
 	for (u_int i = 0; i < n; i++) {
-		const nfs_resop4 *r = &res->resarray.resarray_val[i];
+		/* The results answer the operations in order (RFC 8881 16.2.3). */
+		const struct op_note *note = c && i < c->a.argarray.argarray_len ? &c->notes[i] : NULL;
 
-		if (*(const uint32_t *)(const void *)&r->nfs_resop4_u == NFS4_OK)
-			print_resok(r);
+		print_file_result(&res->resarray.resarray_val[i], note);
 	}
 	printf("\n");
 }
 
 /* Sends, prints; the command's exit status. */
 static int
-run_compound(COMPOUND4args *args, struct rr_enc *raw)
+run_compound(struct compound *c, struct rr_enc *raw)
 {
 	struct rr_enc rep;
 	COMPOUND4res res;
-	int ok = call_compound(args, raw, &rep, &res);
+	int ok = call_compound(c ? &c->a : NULL, raw, &rep, &res);
 
 	if (ok)
-		print_reply(&rep, &res);
+		print_reply(&rep, &res, c);
 	free_reply(&rep, &res);
+	scratch_free();
 	return ok ? 0 : 1;
 }
 
 /* ---- arguments, by rpcgen's types ---- */
-
-struct compound {
-	COMPOUND4args a;
-	nfs_argop4 ops[NFS4_COMPOUND_MAX];
-};
 
 static void
 compound_init(struct compound *c, uint32_t minor)
@@ -429,18 +1394,13 @@ sequence_args(SEQUENCE4args *a, uint32_t slot, uint32_t seq, int cachethis)
 	a->sa_cachethis = cachethis ? TRUE : FALSE;
 }
 
-/*
- * An operation with what arguments the probe's state gives: the session
- * operations from the client id and session, any other zeroed (which
- * rpcgen encodes for every operation of this room's tests).
- */
+/* The session operations' arguments from the probe's state. */
 static void
-add_named_op(struct compound *c, uint32_t op)
+session_op_args(nfs_argop4 *o)
 {
-	nfs_argop4 *o = compound_add(c, op);
 	struct session_ask s = { 8, 16, 4096, 0, st.cs_seq, MAXREQ, MAXRESP };
 
-	switch (op) {
+	switch (o->argop) {
 	case OP_SEQUENCE:
 		sequence_args(&o->nfs_argop4_u.opsequence, 0, 1, 0);
 		break;
@@ -466,6 +1426,353 @@ add_named_op(struct compound *c, uint32_t op)
 	default:
 		break;
 	}
+}
+
+/* ---- the file operations' arguments (op_help documents them) ---- */
+
+static void
+getattr_args(struct words *w, bitmap4 *b)
+{
+	uint32_t m[ATTR_WORDS] = { 0 };
+	const char *s;
+
+	while ((s = word_opt(w)) != NULL)
+		if (*s)
+			attr_list_add(m, s);
+	bitmap_out(m, b);
+}
+
+/* COOKIE,MAXCOUNT[,ATTR...][,dircount=N][,verf=HEX] */
+static void
+readdir_args(struct words *w, READDIR4args *a)
+{
+	uint32_t m[ATTR_WORDS] = { 0 };
+	const char *s, *v;
+
+	a->maxcount = 8192;
+	if (w->n == 0)
+		return;
+	s = word_req(w, "cookie");
+	if (strcmp(s, "last") == 0) {
+		a->cookie = st.cookie;
+		memcpy(a->cookieverf, st.cookieverf, NFS4_VERIFIER_SIZE);
+	} else {
+		a->cookie = rr_parse_num(s, "cookie");
+		if (a->cookie != 0)
+			memcpy(a->cookieverf, st.cookieverf, NFS4_VERIFIER_SIZE);
+	}
+	a->maxcount = (count4)rr_parse_num(word_req(w, "maxcount"), "maxcount");
+	while ((s = word_opt(w)) != NULL) {
+		if (keyword(s, "dircount", &v))
+			a->dircount = (count4)rr_parse_num(v, "dircount");
+		else if (keyword(s, "verf", &v))
+			parse_fixed_hex(v, a->cookieverf, NFS4_VERIFIER_SIZE, "a cookie verifier");
+		else if (*s)
+			attr_list_add(m, s);
+	}
+	bitmap_out(m, &a->attr_request);
+}
+
+/* The create mode's arm of createhow4: attributes, verifier, or both (EXCLUSIVE4_1). */
+static void
+createhow_args(struct words *w, createhow4 *how, const struct fattr_in *attrs, const char *verf)
+{
+	switch (how->mode) {
+	case UNCHECKED4:
+	case GUARDED4:
+		fattr_encode(attrs, &how->createhow4_u.createattrs);
+		break;
+	case EXCLUSIVE4:
+		if (attrs->n)
+			rr_die_usage("%s: EXCLUSIVE4 takes no attributes", w->op);
+		parse_fixed_hex(verf, how->createhow4_u.createverf, NFS4_VERIFIER_SIZE, "a verifier");
+		break;
+	case EXCLUSIVE4_1:
+		parse_fixed_hex(verf, how->createhow4_u.ch_createboth.cva_verf, NFS4_VERIFIER_SIZE,
+		    "a verifier");
+		fattr_encode(attrs, &how->createhow4_u.ch_createboth.cva_attrs);
+		break;
+	default:
+		break;		/* a mode by number: its arm empty */
+	}
+}
+
+/*
+ * NAME,ACCESS,DENY[,MODE][,verf=HEX][,open_owner=NAME][,ATTR=VALUE...],
+ * or for CLAIM_FH (by_fh) ACCESS,DENY[,open_owner=NAME]
+ */
+static void
+open_args(struct words *w, OPEN4args *a, int by_fh)
+{
+	struct fattr_in attrs = { 0 };
+	const char *s, *v, *owner = DEFAULT_OPEN_OWNER, *verf = DEFAULT_VERIFIER;
+	int have_mode = 0;
+
+	if (by_fh)
+		a->claim.claim = CLAIM_FH;
+	else
+		utf8_arg(word_req(w, "name"), &a->claim.open_claim4_u.file);
+	a->share_access = named_arg(share_access, NELEM(share_access), word_req(w, "access"),
+	    "share access");
+	a->share_deny = named_arg(share_deny, NELEM(share_deny), word_req(w, "deny"),
+	    "share deny");
+	while ((s = word_opt(w)) != NULL) {
+		if (keyword(s, "open_owner", &v)) {
+			owner = v;
+		} else if (keyword(s, "verf", &v)) {
+			verf = v;
+		} else if (fattr_word(&attrs, s)) {
+			continue;
+		} else if (!by_fh && !have_mode && strcmp(s, "nocreate") == 0) {
+			have_mode = 1;
+		} else if (!by_fh && !have_mode) {
+			a->openhow.opentype = OPEN4_CREATE;
+			a->openhow.openflag4_u.how.mode = (createmode4)named_arg(create_modes,
+			    NELEM(create_modes), s, "create mode");
+			have_mode = 1;
+		} else {
+			rr_die_usage("%s: what is '%s'?", w->op, s);
+		}
+	}
+	a->owner.clientid = st.clientid;
+	bytes_arg(owner, &a->owner.owner.owner_val, &a->owner.owner.owner_len);
+	if (a->openhow.opentype == OPEN4_CREATE)
+		createhow_args(w, &a->openhow.openflag4_u.how, &attrs, verf);
+	else if (attrs.n)
+		rr_die_usage("%s: attributes only with a create mode", w->op);
+}
+
+/* The stateid word if there is one left, else dflt (NULL: the last OPEN's). */
+static void
+sid_opt(struct words *w, stateid4 *s, const char *dflt)
+{
+	const char *word = word_opt(w);
+
+	sid_arg(word ? word : dflt ? dflt : "last", s);
+}
+
+/* CREATE: TYPE,NAME[,TARGET|MAJOR.MINOR][,ATTR=VALUE...] */
+static void
+create_op_args(struct words *w, CREATE4args *a)
+{
+	struct fattr_in attrs = { 0 };
+	const char *s;
+
+	a->objtype.type = (nfs_ftype4)named_arg(ftypes, NELEM(ftypes), word_req(w, "type"), "type");
+	utf8_arg(word_req(w, "name"), &a->objname);
+	if (a->objtype.type == NF4LNK) {
+		bytes_arg(word_req(w, "the link's text"), &a->objtype.createtype4_u.linkdata.linktext4_val,
+		    &a->objtype.createtype4_u.linkdata.linktext4_len);
+	} else if (a->objtype.type == NF4BLK || a->objtype.type == NF4CHR) {
+		uint64_t maj, min;
+
+		pair_arg(word_req(w, "MAJOR.MINOR"), &maj, &min, "a device number");
+		a->objtype.createtype4_u.devdata.specdata1 = (uint32_t)maj;
+		a->objtype.createtype4_u.devdata.specdata2 = (uint32_t)min;
+	}
+	while ((s = word_opt(w)) != NULL)
+		if (!fattr_word(&attrs, s))
+			rr_die_usage("%s: what is '%s'?", w->op, s);
+	fattr_encode(&attrs, &a->createattrs);
+}
+
+/* ATTR=VALUE... [STATEID] (SETATTR), or ATTR=VALUE... (VERIFY, NVERIFY) */
+static void
+fattr_args(struct words *w, fattr4 *f, stateid4 *sid)
+{
+	struct fattr_in attrs = { 0 };
+	const char *s;
+
+	if (sid)
+		sid_set(sid, 0, 0);
+	while ((s = word_opt(w)) != NULL) {
+		if (fattr_word(&attrs, s))
+			continue;
+		if (sid == NULL || !sid_word(s, sid))
+			rr_die_usage("%s: what is '%s'?", w->op, s);
+	}
+	fattr_encode(&attrs, f);
+}
+
+/* OFFSET,DATA[,unstable|datasync|filesync][,STATEID] */
+static void
+write_args(struct words *w, WRITE4args *a)
+{
+	const char *s;
+
+	a->stable = FILE_SYNC4;
+	sid_set(&a->stateid, 0, 0);
+	if (w->n == 0)
+		return;
+	a->offset = rr_parse_num(word_req(w, "offset"), "offset");
+	bytes_arg(word_req(w, "data"), &a->data.data_val, &a->data.data_len);
+	while ((s = word_opt(w)) != NULL) {
+		size_t i;
+
+		for (i = 0; i < NELEM(stable_names) && strcmp(stable_names[i].name, s); i++)
+			;
+		if (i < NELEM(stable_names))
+			a->stable = (stable_how4)stable_names[i].v;
+		else
+			sid_arg(s, &a->stateid);
+	}
+}
+
+static void
+test_stateid_args(struct words *w, TEST_STATEID4args *a)
+{
+	u_int n = w->n ? (u_int)w->n : 1;
+
+	a->ts_stateids.ts_stateids_val = scratch(n * sizeof(stateid4));
+	a->ts_stateids.ts_stateids_len = n;
+	for (u_int i = 0; i < n; i++)
+		sid_arg(w->n ? w->w[w->i++] : "last", &a->ts_stateids.ts_stateids_val[i]);
+}
+
+/* The arguments of op (an operation that is not a session one) from its words. */
+static void
+file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
+{
+	__typeof__(o->nfs_argop4_u) *u = &o->nfs_argop4_u;
+	const char *s;
+
+	switch (o->argop) {
+	case OP_PUTFH:
+		fh_arg(word_req(w, "filehandle"), &u->opputfh.object);
+		break;
+	case OP_LOOKUP:
+		if (w->n)
+			utf8_arg(word_req(w, "name"), &u->oplookup.objname);
+		break;
+	case OP_GETFH:
+		if ((s = word_opt(w)) != NULL)
+			note->fhname = s[0] == '@' ? s + 1 : s;
+		break;
+	case OP_GETATTR:
+		getattr_args(w, &u->opgetattr.attr_request);
+		break;
+	case OP_ACCESS:
+		u->opaccess.access = 0x3f;
+		if ((s = word_opt(w)) != NULL)
+			u->opaccess.access = (uint32_t)rr_parse_num(s, "access bits");
+		break;
+	case OP_READDIR:
+		readdir_args(w, &u->opreaddir);
+		break;
+	case OP_OPEN:
+		open_args(w, &u->opopen, by_fh);
+		break;
+	case OP_OPEN_DOWNGRADE:
+		u->opopen_downgrade.share_access = named_arg(share_access, NELEM(share_access),
+		    word_req(w, "access"), "share access");
+		u->opopen_downgrade.share_deny = named_arg(share_deny, NELEM(share_deny),
+		    word_req(w, "deny"), "share deny");
+		sid_opt(w, &u->opopen_downgrade.open_stateid, NULL);
+		break;
+	case OP_CLOSE:
+		sid_opt(w, &u->opclose.open_stateid, NULL);
+		break;
+	case OP_FREE_STATEID:
+		sid_opt(w, &u->opfree_stateid.fsa_stateid, NULL);
+		break;
+	case OP_TEST_STATEID:
+		test_stateid_args(w, &u->optest_stateid);
+		break;
+	case OP_READ:
+		if (w->n) {
+			u->opread.offset = rr_parse_num(word_req(w, "offset"), "offset");
+			u->opread.count = (count4)rr_parse_num(word_req(w, "count"), "count");
+		}
+		sid_opt(w, &u->opread.stateid, "anon");
+		break;
+	case OP_WRITE:
+		write_args(w, &u->opwrite);
+		break;
+	case OP_COMMIT:
+		if (w->n) {
+			u->opcommit.offset = rr_parse_num(word_req(w, "offset"), "offset");
+			u->opcommit.count = (count4)rr_parse_num(word_req(w, "count"), "count");
+		}
+		break;
+	case OP_SETATTR:
+		fattr_args(w, &u->opsetattr.obj_attributes, &u->opsetattr.stateid);
+		break;
+	case OP_VERIFY:
+		fattr_args(w, &u->opverify.obj_attributes, NULL);
+		break;
+	case OP_NVERIFY:
+		fattr_args(w, &u->opnverify.obj_attributes, NULL);
+		break;
+	case OP_CREATE:
+		create_op_args(w, &u->opcreate);
+		break;
+	case OP_REMOVE:
+		utf8_arg(word_req(w, "name"), &u->opremove.target);
+		break;
+	case OP_RENAME:
+		utf8_arg(word_req(w, "old name"), &u->oprename.oldname);
+		utf8_arg(word_req(w, "new name"), &u->oprename.newname);
+		break;
+	case OP_LINK:
+		utf8_arg(word_req(w, "name"), &u->oplink.newname);
+		break;
+	case OP_SECINFO:
+		utf8_arg(word_req(w, "name"), &u->opsecinfo.name);
+		break;
+	case OP_SECINFO_NO_NAME:
+		s = word_req(w, "style");
+		u->opsecinfo_no_name = strcmp(s, "parent") == 0 ? SECINFO_STYLE4_PARENT :
+		    strcmp(s, "current") == 0 ? SECINFO_STYLE4_CURRENT_FH :
+		    (secinfo_style4)rr_parse_num(s, "style");
+		break;
+	default:
+		if (w->n)
+			rr_die_usage("%s: the probe sends no arguments for it", w->op);
+		break;
+	}
+	words_end(w);
+}
+
+/* Operations whose bare name (no ":") takes defaults of their own, not zeros (op_help). */
+static int
+has_defaults(uint32_t op)
+{
+	switch (op) {
+	case OP_ACCESS: case OP_READDIR: case OP_CLOSE: case OP_FREE_STATEID:
+	case OP_TEST_STATEID: case OP_READ: case OP_WRITE:
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * One operation of a sequence or compound command: NAME or NAME:ARGS.
+ * A bare name takes the session operations' arguments from the probe's
+ * state, has_defaults()'s their defaults, and any other zeroed arguments
+ * (which rpcgen encodes for every operation of the session tests).
+ */
+static void
+add_op(struct compound *c, const char *word)
+{
+	const char *colon = strchr(word, ':');
+	char *name = scratch_str(word, colon ? (size_t)(colon - word) : strlen(word));
+	int by_fh = strcasecmp(name, "OPEN_FH") == 0;
+	uint32_t op = by_fh ? OP_OPEN : op_parse(name);
+	unsigned i = c->a.argarray.argarray_len;
+	nfs_argop4 *o = compound_add(c, op);
+	struct words w;
+
+	words_split(&w, name, colon ? colon + 1 : NULL);
+	switch (op) {
+	case OP_SEQUENCE: case OP_EXCHANGE_ID: case OP_CREATE_SESSION: case OP_DESTROY_SESSION:
+	case OP_DESTROY_CLIENTID: case OP_BIND_CONN_TO_SESSION:
+		if (colon)
+			rr_die_usage("%s takes its arguments from the probe's state", name);
+		session_op_args(o);
+		return;
+	}
+	if (colon || by_fh || has_defaults(op))
+		file_op_args(o, &w, &c->notes[i], by_fh);
 }
 
 /* ---- commands ---- */
@@ -494,6 +1801,7 @@ cmd_session(char **av)
 {
 	parse_fixed_hex(av[0], st.sessionid, NFS4_SESSIONID_SIZE, "a session id");
 	st.have_session = 1;
+	slots_reset();
 	rr_print_hex("sessionid", st.sessionid, NFS4_SESSIONID_SIZE, 0);
 	printf("\n");
 	return 0;
@@ -511,7 +1819,7 @@ cmd_exchange_id(char **av)
 	exchange_args(&o->nfs_argop4_u.opexchange_id, av[0], strlen(av[0]),
 	    av[1] ? av[1] : DEFAULT_VERIFIER, av[1] && av[2] ?
 	    (uint32_t)rr_parse_num(av[2], "flags") : 0);
-	return run_compound(&c.a, NULL);
+	return run_compound(&c, NULL);
 }
 
 /* [SLOTS MAXOPS CACHE FLAGS SEQ MAXREQ MAXRESP], each optional in this order */
@@ -528,15 +1836,16 @@ cmd_create_session(char **av)
 		*field[i] = (uint32_t)rr_parse_num(av[i], "CREATE_SESSION argument");
 	compound_init(&c, opt.minor);
 	create_args(&compound_add(&c, OP_CREATE_SESSION)->nfs_argop4_u.opcreate_session, &s);
-	return run_compound(&c.a, NULL);
+	return run_compound(&c, NULL);
 }
 
-/* SLOT SEQID [cachethis|nocache] [OP...] */
+/* SLOT SEQID|next [cachethis|nocache] [OP[:ARGS]...] */
 static int
 cmd_sequence(char **av)
 {
 	struct compound c;
 	int cachethis = 0, i = 2;
+	uint32_t slot;
 
 	need_session();
 	if (av[2] && (strcmp(av[2], "cachethis") == 0 || strcmp(av[2], "nocache") == 0)) {
@@ -544,15 +1853,15 @@ cmd_sequence(char **av)
 		i++;
 	}
 	compound_init(&c, opt.minor);
-	sequence_args(&compound_add(&c, OP_SEQUENCE)->nfs_argop4_u.opsequence,
-	    (uint32_t)rr_parse_num(av[0], "slot"), (uint32_t)rr_parse_num(av[1], "sequence id"),
-	    cachethis);
+	slot = (uint32_t)rr_parse_num(av[0], "slot");
+	sequence_args(&compound_add(&c, OP_SEQUENCE)->nfs_argop4_u.opsequence, slot,
+	    seqid_arg(slot, av[1]), cachethis);
 	for (; av[i]; i++)
-		add_named_op(&c, op_parse(av[i]));
-	return run_compound(&c.a, NULL);
+		add_op(&c, av[i]);
+	return run_compound(&c, NULL);
 }
 
-/* MINOR OP...: the operations as named, no SEQUENCE added */
+/* MINOR OP[:ARGS]...: the operations as named, no SEQUENCE added */
 static int
 cmd_compound(char **av)
 {
@@ -560,8 +1869,8 @@ cmd_compound(char **av)
 
 	compound_init(&c, (uint32_t)rr_parse_num(av[0], "minor version"));
 	for (int i = 1; av[i]; i++)
-		add_named_op(&c, op_parse(av[i]));
-	return run_compound(&c.a, NULL);
+		add_op(&c, av[i]);
+	return run_compound(&c, NULL);
 }
 
 /* [SESSION]: DESTROY_SESSION alone */
@@ -581,7 +1890,7 @@ cmd_destroy_session(char **av)
 	else
 		memcpy(o->nfs_argop4_u.opdestroy_session.dsa_sessionid, st.sessionid,
 		    NFS4_SESSIONID_SIZE);
-	return run_compound(&c.a, NULL);
+	return run_compound(&c, NULL);
 }
 
 /* [CLIENTID]: DESTROY_CLIENTID alone */
@@ -595,7 +1904,7 @@ cmd_destroy_clientid(char **av)
 	compound_init(&c, opt.minor);
 	compound_add(&c, OP_DESTROY_CLIENTID)->nfs_argop4_u.opdestroy_clientid.dca_clientid =
 	    av[0] ? rr_parse_num(av[0], "client id") : st.clientid;
-	return run_compound(&c.a, NULL);
+	return run_compound(&c, NULL);
 }
 
 /* DIR: BIND_CONN_TO_SESSION alone, on this connection */
@@ -622,7 +1931,7 @@ cmd_bind_conn(char **av)
 	b = &compound_add(&c, OP_BIND_CONN_TO_SESSION)->nfs_argop4_u.opbind_conn_to_session;
 	memcpy(b->bctsa_sessid, st.sessionid, NFS4_SESSIONID_SIZE);
 	b->bctsa_dir = dirs[i].dir;
-	return run_compound(&c.a, NULL);
+	return run_compound(&c, NULL);
 }
 
 /*
@@ -702,6 +2011,107 @@ cmd_exchange_many(char **av)
 		    stat_name(cs_last));
 	printf(" first_clientid=%016llx last_clientid=%016llx\n", (unsigned long long)first,
 	    (unsigned long long)last);
+	return rc;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* How many different names among n (sorted in place). */
+static size_t
+distinct(char **names, size_t n)
+{
+	size_t d = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(names[i], names[i - 1]) != 0)
+			d++;
+	return d;
+}
+
+/*
+ * SLOT FH MAXCOUNT [ATTR,...]: a whole directory by READDIRs of at most
+ * MAXCOUNT bytes, each after SEQUENCE (the slot's next sequence id) and
+ * PUTFH, from cookie 0 on with the cookie and verifier of the last reply,
+ * until eof or an error. A line name= cookie= per entry, then the counts.
+ */
+static int
+cmd_readdir_all(char **av)
+{
+	uint32_t slot = (uint32_t)rr_parse_num(av[0], "slot");
+	count4 maxcount = (count4)rr_parse_num(av[2], "maxcount");
+	nfs_cookie4 cookie = 0;
+	verifier4 verf = { 0 };
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	unsigned long calls = 0;
+	nfsstat4 last = NFS4_OK;
+	int eof = 0, rc = 0, saved_quiet = rr.quiet;
+
+	need_session();
+	rr.quiet = 1;
+	while (!eof && rc == 0 && calls < 1000000) {
+		struct compound c;
+		struct rr_enc rep;
+		COMPOUND4res res;
+		READDIR4args *a;
+		struct words w;
+		const READDIR4resok *ok;
+		const entry4 *e;
+		size_t before = n;
+
+		compound_init(&c, opt.minor);
+		sequence_args(&compound_add(&c, OP_SEQUENCE)->nfs_argop4_u.opsequence, slot,
+		    seqid_arg(slot, "next"), 0);
+		fh_arg(av[1], &compound_add(&c, OP_PUTFH)->nfs_argop4_u.opputfh.object);
+		a = &compound_add(&c, OP_READDIR)->nfs_argop4_u.opreaddir;
+		words_split(&w, "readdir_all", av[3]);
+		getattr_args(&w, &a->attr_request);
+		a->cookie = cookie;
+		memcpy(a->cookieverf, verf, NFS4_VERIFIER_SIZE);
+		a->maxcount = maxcount;
+		calls++;
+		if (!call_compound(&c.a, NULL, &rep, &res)) {
+			rc = 1;
+		} else if (res.resarray.resarray_len > 0 &&
+		    res_status(&res.resarray.resarray_val[0]) == NFS4_OK) {
+			note_sequence(&res.resarray.resarray_val[0].nfs_resop4_u.opsequence.
+			    SEQUENCE4res_u.sr_resok4);
+		}
+		if (rc == 0 && (last = res.status) == NFS4_OK && res.resarray.resarray_len == 3) {
+			ok = &res.resarray.resarray_val[2].nfs_resop4_u.opreaddir.READDIR4res_u.resok4;
+			for (e = ok->reply.entries; e; e = e->nextentry) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 1024;
+					if ((names = realloc(names, cap * sizeof(*names))) == NULL)
+						rr_die("out of memory");
+				}
+				names[n] = rr_xmalloc(e->name.utf8string_len + 1);
+				memcpy(names[n], e->name.utf8string_val, e->name.utf8string_len);
+				names[n][e->name.utf8string_len] = '\0';
+				printf("name=%s cookie=%llu\n", names[n++], (unsigned long long)e->cookie);
+				cookie = e->cookie;
+			}
+			memcpy(verf, ok->cookieverf, NFS4_VERIFIER_SIZE);
+			eof = ok->reply.eof;
+		}
+		free_reply(&rep, &res);
+		scratch_free();
+		if (rc || last != NFS4_OK || (!eof && n == before))
+			break;		/* an error, or no progress */
+	}
+	rr.quiet = saved_quiet;
+	printf("readdir_calls=%lu entries=%zu distinct=%zu eof=%d rd_status=%s\n", calls, n,
+	    distinct(names, n), eof, stat_name(last));
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	return rc;
 }
 
@@ -808,9 +2218,11 @@ static const struct rr_command commands[] = {
 	  "EXCHANGE_ID alone (VERF: 16 hex digits); keeps the client id" },
 	{ "create_session", 0, 7, cmd_create_session, "[SLOTS MAXOPS CACHE FLAGS SEQ REQ RESP]",
 	  "CREATE_SESSION alone; defaults 8 16 4096 0 next 1049620 1049480" },
-	{ "sequence", 2, 300, cmd_sequence, "SLOT SEQID [cachethis|nocache] [OP...]",
-	  "SEQUENCE, then OPs by name or number" },
+	{ "sequence", 2, 300, cmd_sequence, "SLOT SEQID|next [cachethis|nocache] [OP...]",
+	  "SEQUENCE, then the OPs (next: the slot's next sequence id)" },
 	{ "compound", 1, 300, cmd_compound, "MINOR OP...", "the OPs as named (no SEQUENCE added)" },
+	{ "readdir_all", 3, 4, cmd_readdir_all, "SLOT FH MAXCOUNT [ATTR,...]",
+	  "READDIR to eof: name= lines and the counts" },
 	{ "destroy_session", 0, 1, cmd_destroy_session, "[SESSION]", "DESTROY_SESSION alone" },
 	{ "destroy_clientid", 0, 1, cmd_destroy_clientid, "[CLIENTID]", "DESTROY_CLIENTID alone" },
 	{ "bind_conn", 1, 1, cmd_bind_conn, "fore|back|fore_or_both|back_or_both",
@@ -827,6 +2239,41 @@ static const struct rr_command commands[] = {
 	  "raw: [SEQUENCE,] RECLAIM_COMPLETE cut short, or one operation missing" },
 };
 
+/* The operations' arguments, for --help: what add_op() and file_op_args() take. */
+static const char op_help[] =
+    "OP: NAME or NAME:ARG,ARG,... (OP_NAME, NAME or a number, any case). Without ':'\n"
+    "the session operations take the probe's client id and session, the others\n"
+    "zeroed arguments, except for the defaults said below.\n"
+    "  PUTFH:FH  PUTROOTFH  PUTPUBFH  GETFH[:NAME] (keeps it as @NAME; @last always)\n"
+    "  LOOKUP:NAME  LOOKUPP  SAVEFH  RESTOREFH  READLINK\n"
+    "  GETATTR:ATTR,...          names (type,size,fileid,mode,owner,fsid,...), numbers, all\n"
+    "  ACCESS[:BITS]             default 0x3f\n"
+    "  READDIR[:COOKIE,MAXCOUNT[,ATTR...][,dircount=N][,verf=HEX]]\n"
+    "                            COOKIE a number or last (the last reply's); default 0,8192\n"
+    "  OPEN:NAME,ACCESS,DENY[,unchecked|guarded|exclusive|exclusive4_1|nocreate]\n"
+    "       [,verf=HEX][,open_owner=NAME][,ATTR=VALUE...]\n"
+    "                            ACCESS read|write|both|N, DENY none|read|write|both|N;\n"
+    "                            verf default " DEFAULT_VERIFIER ", open_owner " DEFAULT_OPEN_OWNER "\n"
+    "  OPEN_FH:ACCESS,DENY[,open_owner=NAME]  OPEN by CLAIM_FH of the current filehandle\n"
+    "  OPEN_DOWNGRADE:ACCESS,DENY[,SID]   CLOSE[:SID]   FREE_STATEID[:SID]   (SID default last)\n"
+    "  TEST_STATEID[:SID,...]    default last\n"
+    "  READ[:OFFSET,COUNT[,SID]] SID default anon\n"
+    "  WRITE[:OFFSET,DATA[,unstable|datasync|filesync][,SID]]   default filesync, anon\n"
+    "  COMMIT[:OFFSET,COUNT]\n"
+    "  SETATTR:ATTR=VALUE,...[,SID]       SID default anon\n"
+    "  VERIFY:ATTR=VALUE,...  NVERIFY:ATTR=VALUE,...\n"
+    "  CREATE:TYPE,NAME[,TARGET|MAJOR.MINOR][,ATTR=VALUE...]\n"
+    "                            TYPE dir|symlink|fifo|sock|blk|chr|reg|NF4...|N\n"
+    "  REMOVE:NAME  RENAME:OLD,NEW (after SAVEFH)  LINK:NAME (after SAVEFH)\n"
+    "  SECINFO:NAME  SECINFO_NO_NAME:current|parent|N\n"
+    "FH: HEX or @NAME. SID: last, prev, #N (N-th OPEN/OPEN_DOWNGRADE stateid of this\n"
+    "process), current, anon, bypass, invalid, or 32 hex digits (seqid, other).\n"
+    "NAME, DATA, TARGET, open_owner and string attributes: text, hex:HEX or pat:N\n"
+    "(N bytes a-z...).\n"
+    "ATTR=VALUE: size=N mode=0600 owner=S owner_group=S type=NF4REG fileid=N\n"
+    "fsid=A.B time_modify_set=server|S[.N] rdattr_error=N ... (values as printed).\n"
+    "last/@NAME/next name what earlier compounds of this process returned.\n";
+
 static void
 usage(FILE *f)
 {
@@ -837,10 +2284,9 @@ usage(FILE *f)
 	    "  -P  unprivileged source port    -t  timeout per call (default 5 s)\n"
 	    "  -m  minorversion of the compounds (default 1; compound takes its own)\n"
 	    "  -T  the compounds' tag (default empty)\n"
-	    "OP: an operation by name (PUTROOTFH, OP_GETFH, ...) or number; the session\n"
-	    "operations take the probe's client id and session, others zeroed arguments.\n"
 	    "commands:\n");
 	rr_usage_commands(f, commands, NELEM(commands), 16, 40);
+	fputs(op_help, f);
 }
 
 int
