@@ -526,6 +526,20 @@ file_ops() {
 		not_ok "pseudo root handle '$ROOT_FH', rw export '$RW_FH'" "$OUT"
 	fi
 
+	# -- one handle for both versions: the same gate, the same bytes
+	local m3
+	m3=$(mnt_fh tcp "$RW")
+	if [ -n "$m3" ] && [ "$m3" = "$RW_FH" ]; then
+		ok "MOUNT v3's handle of the rw export is the one LOOKUP found over v4"
+	else
+		not_ok "MOUNT v3's handle '$m3', v4's '$RW_FH'"
+	fi
+	run_expect "a handle found over v4 works in an NFSv3 GETATTR" '^status=0$' \
+		nfs_probe tcp getattr-hex "$RW_FH"
+	run_expect "a handle from MOUNT v3 works in an NFSv4 PUTFH" \
+		"${OK4}.*attr_type=NF4DIR" v4 tcp exchange_id integ-fo-v3fh ++ create_session \
+		++ sequence 0 next "PUTFH:${m3:-00}" GETATTR:type
+
 	# -- the pseudo file system (RFC 8881 7.3-7.5)
 	plan_begin integ-fo-pseudo
 	plan "PUTROOTFH: a directory of fsid 0.0, read and search only" \

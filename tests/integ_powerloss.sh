@@ -14,18 +14,19 @@
 # acknowledged operation; e2fsck -fn here must then find the file systems
 # clean.
 #
-#   sync export, NFSv3 and NFSv2 (over TCP): nothing may be lost
-#   async export, NFSv3 and NFSv2: something must be lost in every kind,
-#       or the test could not fail and proves nothing (a harness failure)
+#   sync export, NFSv3, NFSv2 (over TCP) and NFSv4.1: nothing may be lost
+#   async export, NFSv3, NFSv2 and NFSv4.1: something must be lost in
+#       every kind, or the test could not fail and proves nothing (a
+#       harness failure)
 #
 # POWERLOSS_N=N changes the count per kind; POWERLOSS_VERSIONS="3" skips
-# the NFSv2 cycles.  Skipped (77) when QEMU, the kernel image,
+# the NFSv2 and NFSv4.1 cycles.  Skipped (77) when QEMU, the kernel image,
 # busybox-static or e2fsprogs is missing.
 . "$(dirname "$0")/lib.sh"
 
 POWERLOSS=${POWERLOSS:-$top_builddir/tests/powerloss}
 N=${POWERLOSS_N:-30}
-VERSIONS=${POWERLOSS_VERSIONS:-3 2}
+VERSIONS=${POWERLOSS_VERSIONS:-3 2 4.1}
 
 need_cmd mkfs.ext4 e2fsck truncate
 [ -x "$USERNFSD" ] || skip "daemon not built: $USERNFSD"
