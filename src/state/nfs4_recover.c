@@ -8,15 +8,16 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
-#include "nfs4_clients.h"
 #include "nfs4_recover.h"
 #include "statefile.h"
 
 #define RECORDS "nfs4-clients"
+#define OWNER_MAX 1024		/* co_ownerid (NFS4_OPAQUE_LIMIT), as nfs4_clients.h's */
 
 struct owner {
 	size_t len;
@@ -89,7 +90,7 @@ parse_line(const char *line, uint8_t *out, size_t *len)
 {
 	size_t n = strcspn(line, "\n");
 
-	if (n == 0 || n % 2 || n / 2 > N4_OWNER_MAX)
+	if (n == 0 || n % 2 || n / 2 > OWNER_MAX)
 		return -1;
 	for (size_t i = 0; i < n / 2; i++) {
 		int hi = hexval(line[2 * i]), lo = hexval(line[2 * i + 1]);
@@ -105,8 +106,8 @@ parse_line(const char *line, uint8_t *out, size_t *len)
 int
 n4_recover_load(const char *statedir)
 {
-	char line[2 * N4_OWNER_MAX + 8];
-	uint8_t owner[N4_OWNER_MAX];
+	char line[2 * OWNER_MAX + 8];
+	uint8_t owner[OWNER_MAX];
 	unsigned lineno = 0;
 	size_t len;
 	FILE *f;
