@@ -17,10 +17,11 @@ done
 # The guest gets a fresh /tmp, so hand it copies somewhere it can see.
 stage=$(mktemp -d /var/tmp/usernfsd-kv4.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
-cp "$USERNFSD" "$LOCKTOOL" "$here/guest/kernel-v4.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
+USERNFSCTL=${USERNFSCTL:-$top_builddir/src/usernfsctl}
+cp "$USERNFSD" "$LOCKTOOL" "$USERNFSCTL" "$here/guest/kernel-v4.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
 
 start=$(date +%s)
-"$here/guest/run-guest" -t 900 "$stage/kernel-v4.sh" "$stage/usernfsd" "$stage/locktool"
+"$here/guest/run-guest" -t 900 "$stage/kernel-v4.sh" "$stage/usernfsd" "$stage/locktool" "$stage/usernfsctl"
 rc=$?
 echo "integ_kernel_v4: guest run took $(( $(date +%s) - start )) s (exit $rc)"
 exit $rc

@@ -193,4 +193,37 @@ void fs_root_pathconf(const struct fs_root *root, struct fs_pathconf *pc);
 /* Housekeeping from the main loop. */
 void fs_tick(void);
 
+/* ---- NFSv4.2's space and copy operations (fsops_space.c) ---- */
+
+enum fs_seek_what { FS_SEEK_DATA, FS_SEEK_HOLE };
+/*
+ * SEEK: where the first data (hole) at or after off begins, *eof set when
+ * that is the end of the file (every file ends in a hole).  ENXIO for an
+ * off at or past the end; no data between off and the end is not an
+ * error: *found is the end, *eof set (RFC 7862 15.11.3).
+ */
+int fs_seek(struct fs_ctx *ctx, uint64_t off, enum fs_seek_what what, uint64_t *found, int *eof);
+/* ALLOCATE: blocks reserved for [off, off + len); a shorter file grows to off + len. */
+int fs_allocate(struct fs_ctx *ctx, uint64_t off, uint64_t len);
+/* DEALLOCATE: [off, off + len) becomes a hole (what lies past the end is left); the size stays. */
+int fs_deallocate(struct fs_ctx *ctx, uint64_t off, uint64_t len);
+/*
+ * COPY of count bytes (0: to the source's end) from src at src_off to dst
+ * at dst_off, both of one export (EXDEV).  EINVAL: a range past the
+ * source's end, or overlapping ranges of one file.  *copied may be short
+ * of count: a long copy stops after about a second, an error after some
+ * bytes ends it there; the client asks for the rest.  *committed is what
+ * fs_write would say (FS_FILE_SYNC: durable, or an async export).
+ */
+int fs_copy(struct fs_ctx *src, uint64_t src_off, struct fs_ctx *dst, uint64_t dst_off,
+    uint64_t count, uint64_t *copied, enum fs_stable *committed);
+/*
+ * CLONE: the same range shared rather than copied, all or nothing.  The
+ * offsets and count are aligned to the clone block size, the source's
+ * st_blksize (what FATTR4_CLONE_BLKSIZE says), else EINVAL; EOPNOTSUPP
+ * where the file system cannot share extents (ext4, tmpfs).
+ */
+int fs_clone(struct fs_ctx *src, uint64_t src_off, struct fs_ctx *dst, uint64_t dst_off,
+    uint64_t count);
+
 #endif

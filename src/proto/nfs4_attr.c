@@ -64,6 +64,8 @@
 	W(FATTR4_OWNER_GROUP, w) | WRITEONLY(w))
 #define SUPP40(w) (READABLE(w) | WRITEONLY(w))
 #define SUPP41(w) (SUPP40(w) | W(FATTR4_SUPPATTR_EXCLCREAT, w))
+/* RFC 7862 12.2: CLONE's granularity; what the change attribute is made of. */
+#define SUPP42(w) (SUPP41(w) | W(FATTR4_CLONE_BLKSIZE, w) | W(FATTR4_CHANGE_ATTR_TYPE, w))
 /* EXCLUSIVE4_1 keeps its verifier in the times (RFC 8881 18.16.3). */
 #define EXCLCREAT(w) (SETTABLE(w) & ~WRITEONLY(w))
 #define NEEDS_STATFS(w) (W(FATTR4_FILES_AVAIL, w) | W(FATTR4_FILES_FREE, w) | \
@@ -71,13 +73,14 @@
 	W(FATTR4_SPACE_TOTAL, w))
 #define NEEDS_PATHCONF(w) (W(FATTR4_MAXLINK, w) | W(FATTR4_MAXNAME, w))
 
-_Static_assert(FATTR4_SUPPATTR_EXCLCREAT < N4_NBITS, "N4_WORDS too small");
+_Static_assert(FATTR4_CHANGE_ATTR_TYPE < N4_NBITS, "N4_WORDS too small");
 _Static_assert(SUPP40(2) == 0 && EXCLCREAT(2) == 0, "v4.0 attributes fit in two words");
 
 /* Never written: bitmap4's pointer is not const, so these are not either. */
-static uint32_t supp_words[2][N4_WORDS] = {
+static uint32_t supp_words[3][N4_WORDS] = {
 	{ SUPP40(0), SUPP40(1), SUPP40(2) },
 	{ SUPP41(0), SUPP41(1), SUPP41(2) },
+	{ SUPP42(0), SUPP42(1), SUPP42(2) },
 };
 static uint32_t exclcreat_words[2] = { EXCLCREAT(0), EXCLCREAT(1) };
 static const uint32_t settable_words[N4_WORDS] = { SETTABLE(0), SETTABLE(1), SETTABLE(2) };
@@ -92,13 +95,13 @@ static const uint32_t pathconf_words[N4_WORDS] = {
 static const uint32_t *
 supported(uint32_t minor)
 {
-	return supp_words[minor >= 1];
+	return supp_words[minor < 2 ? minor : 2];
 }
 
 void
 n4_attr_supported(uint32_t minor, bitmap4 *out)
 {
-	out->bitmap4_val = supp_words[minor >= 1];
+	out->bitmap4_val = supp_words[minor < 2 ? minor : 2];
 	out->bitmap4_len = minor >= 1 ? 3 : 2;
 }
 
@@ -357,6 +360,21 @@ enc_attr(XDR *x, unsigned n, const struct enc *e)
 		bitmap4 b = { 2, exclcreat_words };
 
 		return xdr_fattr4_suppattr_exclcreat(x, &b);
+	}
+	case FATTR4_CLONE_BLKSIZE:
+		/*
+		 * The block size CLONE's offsets and count keep to (RFC 7862
+		 * 15.13.3), which fs_clone checks against the same st_blksize:
+		 * the file system's block, where btrfs and XFS share extents.
+		 * Served whatever the file system, as CLONE is (4.1.2): where it
+		 * cannot share them, CLONE says NOTSUPP.
+		 */
+		return put_u32(x, xdr_fattr4_clone_blksize, (uint32_t)st->st_blksize);
+	case FATTR4_CHANGE_ATTR_TYPE: {
+		/* FATTR4_CHANGE is the ctime in nanoseconds (RFC 7862 12.2.3). */
+		fattr4_change_attr_type t = NFS4_CHANGE_TYPE_IS_TIME_METADATA;
+
+		return xdr_fattr4_change_attr_type(x, &t);
 	}
 	}
 	return FALSE;		/* not reached: only supported, readable attributes come here */

@@ -157,4 +157,11 @@ nfsstat4 n4_op_destroy_clientid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4
 nfsstat4 n4_op_reclaim_complete(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_bind_conn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
+/* NFSv4.2's space and copy operations (nfs4_v42.c): SEEK, ALLOCATE, DEALLOCATE, COPY, CLONE. */
+nfsstat4 n4_op_seek(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_allocate(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_deallocate(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_copy(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_clone(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+
 #endif

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs inside the QEMU guest (see run-guest): the Linux kernel's NFSv4.1
 # and 4.2 client against usernfsd, one boot for the whole battery.
-#   kernel-v4.sh USERNFSD LOCKTOOL
+#   kernel-v4.sh USERNFSD LOCKTOOL USERNFSCTL
 # The server lives in network, mount and UTS namespaces of its own, joined
 # to the guest's by a veth pair, behind an nftables wall that lets in TCP
 # 2049 and nothing else: no rpcbind, no MOUNT, no NLM, no NSM. What works
@@ -20,12 +20,15 @@
 # killed (SIGKILL) and started again while the guest holds a file open
 # and a lock on it: the client reclaims both in the grace period (the
 # lock keeps a server process out again), and a new open waits for the
-# grace period to end; with the wall lowered, a v3 mount's NLM locks and
+# grace period to end; NFSv4.2's SEEK_DATA/SEEK_HOLE, fallocate, hole
+# punching and copy_file_range reaching the server as SEEK, ALLOCATE,
+# DEALLOCATE and COPY (its statistics say so); with the wall lowered, a v3 mount's NLM locks and
 # a v4.1 mount's exclude each other both ways.
 set -u
 daemon=$1
 # Every lock call gives up after 30 s (status 142).
 LTT=("$2" -t 30)
+ctl=$3
 work=/tmp/kv4
 exp=$work/export
 mnt=$work/mnt
@@ -230,6 +233,49 @@ kill "$apid"; wait "$apid"
 exec 3<&-
 srv "${LTT[@]}" setlk "$exp/work/lockfile" >"$work/h.out" 2>&1
 expect 0 $? "released, the lock lets the server process in" "$work/h.out"
+
+step "NFSv4.2: SEEK, ALLOCATE, DEALLOCATE, COPY"
+umount "$mnt" 2>/dev/null || umount -l "$mnt"
+timeout 60 mount -t nfs -o vers=4.2 "$SRV:$exp" "$mnt" 2>"$work/err" || fatal "no v4.2 mount"
+w=$mnt/work
+# (python3: the calls themselves, not what a utility makes of them)
+python3 - "$w/sparse" >"$work/out" 2>&1 <<'PY'
+import os, sys
+f = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+os.ftruncate(f, 8 << 20)
+os.pwrite(f, b"x" * 65536, 4 << 20)
+os.fsync(f)
+print("data", os.lseek(f, 0, os.SEEK_DATA), "hole", os.lseek(f, 4 << 20, os.SEEK_HOLE))
+PY
+grep -q "^data $((4 << 20)) hole $(((4 << 20) + 65536))\$" "$work/out"
+expect 0 $? "SEEK_DATA and SEEK_HOLE find the data and the hole after it" "$work/out"
+fallocate -o 0 -l 1048576 "$w/alloc" && [ "$(stat -c %s "$exp/work/alloc")" = 1048576 ] &&
+	[ "$(stat -c %b "$exp/work/alloc")" -ge 2048 ]
+expect 0 $? "fallocate: the server's file has its blocks (ALLOCATE)"
+head -c 1048576 /dev/urandom >"$w/punch" && sync && fallocate -p -o 0 -l 524288 "$w/punch" &&
+	[ "$(head -c 524288 "$exp/work/punch" | tr -d '\0' | wc -c)" = 0 ] &&
+	[ "$(stat -c %s "$exp/work/punch")" = 1048576 ]
+expect 0 $? "fallocate --punch-hole: zeros on the server, size kept (DEALLOCATE)"
+head -c 5000000 /dev/urandom >"$w/src" && sync
+python3 - "$w/src" "$w/dst" >"$work/out" 2>&1 <<'PY'
+import os, sys
+s = os.open(sys.argv[1], os.O_RDONLY)
+d = os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+n = 0
+while n < 5000000:
+    c = os.copy_file_range(s, d, 5000000 - n)
+    if c == 0:
+        break
+    n += c
+print("copied", n)
+PY
+grep -q '^copied 5000000$' "$work/out" && cmp -s "$exp/work/src" "$exp/work/dst"
+expect 0 $? "copy_file_range: the copy on the server is the same (COPY)" "$work/out"
+srv "$ctl" stats >"$work/stats" 2>&1
+for op in SEEK ALLOCATE DEALLOCATE COPY; do
+	awk -v op="$op" '$1 == op && $2 > 0 { found = 1 } END { exit !found }' "$work/stats"
+	expect 0 $? "the server counted $op" "$work/stats"
+done
 
 step "cleaning up through the client"
 timeout 120 rm -rf "$w" && [ ! -e "$exp/work" ]

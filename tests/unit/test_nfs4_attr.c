@@ -272,9 +272,12 @@ test_encode_all(void)
 	CHECK(decode_all(&fa, &g));
 	CHECK(g.supp.bitmap4_len == 2 && !has(&g.supp, FATTR4_SUPPATTR_EXCLCREAT));
 	got_free(&g);
-	/* 4.2: the same as 4.1 for now; no xattr_support yet. */
+	/* 4.2: 4.1's, and clone_blksize and change_attr_type (RFC 7862 12.2); no xattr_support yet. */
 	n4_attr_supported(2, &supp);
-	CHECK(supp.bitmap4_len == 3 && memcmp(supp.bitmap4_val, words, sizeof(words)) == 0);
+	CHECK(supp.bitmap4_len == 3 && memcmp(supp.bitmap4_val, words, 2 * sizeof(words[0])) == 0);
+	CHECK(supp.bitmap4_val[2] == (words[2] | 1u << (FATTR4_CLONE_BLKSIZE - 64) |
+	    1u << (FATTR4_CHANGE_ATTR_TYPE - 64)));
+	CHECK(has(&supp, FATTR4_CLONE_BLKSIZE) && has(&supp, FATTR4_CHANGE_ATTR_TYPE));
 	CHECK(!has(&supp, FATTR4_XATTR_SUPPORT));
 }
 
