@@ -22,6 +22,9 @@
 #   - thousands of EXCHANGE_IDs and CREATE_SESSIONs: the tables stay
 #     bounded and the daemon alive; the nfs4ops statistics count them.
 . "$(dirname "$0")/lib.sh"
+# AddressSanitizer's quarantine (256 MiB by default) would fake growth in
+# the memory bound check: freed records wait there instead of being reused.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=8"
 
 NFS4PROBE=${NFS4PROBE:-$top_builddir/tests/nfs4probe}
 [ -x "$NFS4PROBE" ] || skip "nfs4probe not built ($NFS4PROBE): run make check"
@@ -581,7 +584,7 @@ file_ops() {
 	plan "ACCESS of a pseudo directory: READ and LOOKUP, nothing else" \
 		"$OK4.* access_supported=0x3f access_granted=0x3" PUTROOTFH ACCESS:0x3f
 	plan "READ of a pseudo directory: ISDIR" "$(E READ NFS4ERR_ISDIR)" PUTROOTFH READ:0,10
-	plan "READLINK of a pseudo directory: INVAL (18.24.3)" "$(E READLINK NFS4ERR_INVAL)" \
+	plan "READLINK of a pseudo directory: ISDIR" "$(E READLINK NFS4ERR_ISDIR)" \
 		PUTROOTFH READLINK
 	plan "SECINFO of the export's name: AUTH_SYS, and the filehandle is consumed (2.6.3.1.1.8)" \
 		"status=NFS4ERR_NOFILEHANDLE .*op2=OP_SECINFO:NFS4_OK op3=OP_GETFH:NFS4ERR_NOFILEHANDLE .* flavors=1" \
@@ -633,7 +636,7 @@ file_ops() {
 		PUTFH:0123456789abcdef0123456789abcdef
 	plan "PUTFH of an export's handle with its MAC changed: BADHANDLE" \
 		"$(E PUTFH NFS4ERR_BADHANDLE)" "PUTFH:${RW_FH%??}$([ "${RW_FH: -2}" = 00 ] && echo 01 || echo 00)"
-	plan "RESTOREFH without SAVEFH: RESTOREFH" "$(E RESTOREFH NFS4ERR_RESTOREFH)" \
+	plan "RESTOREFH without SAVEFH: NOFILEHANDLE (18.27.3)" "$(E RESTOREFH NFS4ERR_NOFILEHANDLE)" \
 		"PUTFH:$RW_FH" RESTOREFH
 	plan "SAVEFH without a filehandle: NOFILEHANDLE" "$(E SAVEFH NFS4ERR_NOFILEHANDLE)" SAVEFH
 	plan "SAVEFH, LOOKUP, RESTOREFH: the saved filehandle again" "$OK4.* fh=$RW_FH" \
@@ -661,7 +664,7 @@ file_ops() {
 		"PUTFH:$RO_FH" GETATTR:fsid "PUTFH:$RW_FH" GETATTR:fsid
 	S_FSIDS=$PLAN_N
 	plan "READLINK of a symbolic link" "$OK4.* link=f\$" "PUTFH:$RW_FH" LOOKUP:l READLINK
-	plan "READLINK of a file: INVAL (18.24.3)" "$(E READLINK NFS4ERR_INVAL)" \
+	plan "READLINK of a file: WRONG_TYPE (as knfsd)" "$(E READLINK NFS4ERR_WRONG_TYPE)" \
 		"PUTFH:$RW_FH" LOOKUP:f READLINK
 	plan "VERIFY of the file's size and type: OK (18.31)" "$OK4" \
 		"PUTFH:$RW_FH" LOOKUP:f VERIFY:size=12,type=NF4REG,mode=0640
@@ -1097,7 +1100,9 @@ if [ -z "${USERNFSD_WRAPPER:-}" ]; then
 	run4 exchange_many 40000 integ-flood-c 1024
 	step_expect "40000 more EXCHANGE_IDs all answered" 1 'sent=40000 exchange_ok=40000 exchange_err=0 '
 	RSS2=$(rss_kb)
-	if [ -n "$RSS1" ] && [ -n "$RSS2" ] && [ $((RSS2 - RSS1)) -lt 16384 ]; then
+	bound=16384
+	grep -q libasan "/proc/$(_daemon_real_pid)/maps" 2>/dev/null && bound=$((bound * 4))	# redzones, shadow
+	if [ -n "$RSS1" ] && [ -n "$RSS2" ] && [ $((RSS2 - RSS1)) -lt "$bound" ]; then
 		ok "memory after 40000 more clients: ${RSS1} -> ${RSS2} KiB"
 	else
 		not_ok "memory grew with the clients: '${RSS1}' -> '${RSS2}' KiB"

@@ -154,6 +154,7 @@ n4_op_putfh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return st;
 	n4_obj_end(&o);
 	c->cur = tmp;
+	c->have_cur_sid = 0;	/* a new filehandle, no current stateid (18.19.3) */
 	return NFS4_OK;
 }
 
@@ -166,6 +167,7 @@ n4_op_putrootfh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	int err;
 
 	(void)a; (void)r;
+	c->have_cur_sid = 0;	/* 18.20.3, 18.21.3 */
 	if ((err = n4_pseudo_root(c->call, &node, &exp)) != 0)
 		return errno_to_nfs4(err);
 	if (exp)
@@ -198,17 +200,22 @@ n4_op_savefh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	if (c->cur.len == 0)
 		return NFS4ERR_NOFILEHANDLE;
 	c->saved = c->cur;
+	c->saved_sid = c->cur_sid;
+	c->have_saved_sid = c->have_cur_sid;
 	return NFS4_OK;
 }
 
-/* No saved filehandle: RESTOREFH, as knfsd answers (RFC 8881 15.1.16.x). */
+/* No saved filehandle: NOFILEHANDLE (RFC 8881 18.27.3; 4.1 has no RESTOREFH error). */
 nfsstat4
 n4_op_restorefh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	(void)a; (void)r;
 	if (c->saved.len == 0)
-		return NFS4ERR_RESTOREFH;
+		return NFS4ERR_NOFILEHANDLE;
 	c->cur = c->saved;
+	/* The current stateid goes with the filehandle it was saved with (18.28.3). */
+	c->cur_sid = c->saved_sid;
+	c->have_cur_sid = c->have_saved_sid;
 	return NFS4_OK;
 }
 

@@ -139,7 +139,7 @@ n4_op_access(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	return s;
 }
 
-/* RFC 8881 18.24.3: INVAL for anything but a symbolic link. */
+/* Only a symbolic link: ISDIR for a directory, WRONG_TYPE for the rest (as knfsd). */
 nfsstat4
 n4_op_readlink(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
@@ -152,12 +152,14 @@ n4_op_readlink(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	(void)a;
 	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
 		return s;
-	if (o.pseudo)
-		s = NFS4ERR_INVAL;
+	if (o.pseudo || fs_is_dir(&o.ctx))
+		s = NFS4ERR_ISDIR;
 	else if ((buf = call_alloc(c->call, NFS4_LINKTEXT_MAX + 1)) == NULL)
 		s = NFS4ERR_DELAY;
 	else if ((s = errno_to_nfs4(fs_readlink(&o.ctx, buf, NFS4_LINKTEXT_MAX + 1, &len))) ==
-	    NFS4_OK) {
+	    NFS4ERR_INVAL)
+		s = NFS4ERR_WRONG_TYPE;		/* not a link */
+	else if (s == NFS4_OK) {
 		ok->link.linktext4_val = buf;
 		ok->link.linktext4_len = (u_int)len;
 	}

@@ -17,7 +17,10 @@
 /* The most one READ returns: what a session's channel carries (nfs4_session.c). */
 #define N4_MAX_READ (1u << 20)
 
-/* A file to read or write: ISDIR for a directory, INVAL for anything else not regular. */
+/*
+ * A file to read or write: ISDIR for a directory, SYMLINK for a link,
+ * WRONG_TYPE for the rest (RFC 8881 18.22.3; what knfsd's fh_verify says).
+ */
 static nfsstat4
 need_file(struct n4_obj *o)
 {
@@ -28,9 +31,11 @@ need_file(struct n4_obj *o)
 		return NFS4ERR_ISDIR;
 	if ((s = n4_obj_stat(o, &st)) != NFS4_OK)
 		return s;
+	if (S_ISREG(st.st_mode))
+		return NFS4_OK;
 	if (S_ISDIR(st.st_mode))
 		return NFS4ERR_ISDIR;
-	return S_ISREG(st.st_mode) ? NFS4_OK : NFS4ERR_INVAL;
+	return S_ISLNK(st.st_mode) ? NFS4ERR_SYMLINK : NFS4ERR_WRONG_TYPE;
 }
 
 nfsstat4

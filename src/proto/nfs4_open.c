@@ -206,10 +206,17 @@ open_create(struct open_req *q, struct fs_ctx *dir, const char *name, struct fs_
 			return s;
 		err = fs_lookup(dir, name, child, st);
 		if (err == 0) {
-			/* There already: only a size to set, and none of the rest (RFC 8881 18.16.3). */
-			q->sa.set &= FS_SET_SIZE;
+			/*
+			 * There already: a size of 0 truncates it, nothing else is set
+			 * (RFC 8881 18.16.3), and only with write access, as knfsd says.
+			 */
 			q->ok->attrset.bitmap4_len = 0;
-			return NFS4_OK;
+			if (!(q->sa.set & FS_SET_SIZE) || q->sa.size != 0) {
+				q->sa.set = 0;
+				return NFS4_OK;
+			}
+			q->sa.set = FS_SET_SIZE;
+			return (q->access & N4_SHARE_WRITE) ? NFS4_OK : NFS4ERR_INVAL;
 		}
 		if (err != ENOENT)
 			return errno_to_nfs4(err);
@@ -248,6 +255,9 @@ open_create(struct open_req *q, struct fs_ctx *dir, const char *name, struct fs_
 			err = fs_getattr(child, st);
 		if (verifier_attrs(q, &q->ok->attrset) != NFS4_OK)
 			return NFS4ERR_DELAY;
+		/* attrset: the verifier's times and what cva_attrs set (18.16.3). */
+		for (u_int w = 0; w < set.bitmap4_len && w < 2; w++)
+			q->ok->attrset.bitmap4_val[w] |= set.bitmap4_val[w];
 		break;
 	}
 	default:
@@ -431,12 +441,12 @@ n4_op_open_downgrade(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	n4_obj_end(&o);
 	if (sid == NULL)
 		return NFS4ERR_BAD_STATEID;
-	/* Want bits have no place here (RFC 8881 18.18.3). */
-	if (args->share_access & ~(uint32_t)OPEN4_SHARE_ACCESS_BOTH)
+	/* Want bits are masked off, not refused (RFC 8881 18.18.3). */
+	if (args->share_deny > OPEN4_SHARE_DENY_BOTH)
 		return NFS4ERR_INVAL;
 	from_wire(sid, &in);
-	s = state_status[n4_open_downgrade(c->clientid, &in, args->share_access, args->share_deny,
-	    &out)];
+	s = state_status[n4_open_downgrade(c->clientid, &in,
+	    args->share_access & OPEN4_SHARE_ACCESS_BOTH, args->share_deny, &out)];
 	if (s == NFS4_OK) {
 		to_wire(&out, &ok->open_stateid);
 		n4_set_cur_sid(c, &ok->open_stateid);

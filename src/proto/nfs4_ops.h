@@ -30,8 +30,8 @@ struct n4_compound {
 	struct rpc_call *call;
 	struct n4_fh cur, saved;	/* the current and saved filehandles (RFC 8881 16.2.3.1) */
 	/* The current stateid (RFC 8881 16.2.3.1.2): what OPEN, LOCK... returned last. */
-	stateid4 cur_sid;
-	int have_cur_sid;
+	stateid4 cur_sid, saved_sid;	/* the saved one goes with SAVEFH's filehandle */
+	int have_cur_sid, have_saved_sid;
 	uint32_t minor;
 	unsigned nops;			/* operations in the compound */
 	unsigned index;			/* of the one running */

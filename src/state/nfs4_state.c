@@ -74,6 +74,13 @@ file_bucket(const struct n4_file *f)
 	return (unsigned)((f->ino * 31 + f->export_id) % NBUCKETS);
 }
 
+/* An owner of 0 bytes may come with a NULL pointer, which memcmp and memcpy must not see. */
+static int
+same_owner(const uint8_t *a, size_t alen, const void *b, size_t blen)
+{
+	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
+}
+
 static int
 same_file(const struct n4_file *a, const struct n4_file *b)
 {
@@ -141,7 +148,7 @@ find_open(const struct n4_open_in *in)
 	for (o = file_hash[file_bucket(&in->file)]; o; o = o->by_file)
 		if (o->kind == N4K_OPEN && o->clientid == in->clientid &&
 		    same_file(&o->file, &in->file) &&
-		    o->ownerlen == in->ownerlen && memcmp(o->owner, in->owner, in->ownerlen) == 0)
+		    same_owner(o->owner, o->ownerlen, in->owner, in->ownerlen))
 			return o;
 	return NULL;
 }
@@ -191,7 +198,8 @@ new_open(const struct n4_open_in *in)
 	o->clientid = in->clientid;
 	o->file = in->file;
 	o->ownerlen = in->ownerlen;
-	memcpy(o->owner, in->owner, in->ownerlen);
+	if (in->ownerlen)
+		memcpy(o->owner, in->owner, in->ownerlen);
 	memcpy(o->other, &instance, 4);
 	n = ++counter;
 	memcpy(o->other + 4, &n, 4);
@@ -256,12 +264,9 @@ lookup_sid(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out
 {
 	struct n4_open *o = find_other(sid->other);
 
-	if (o == NULL) {
-		uint32_t inst;
-
-		memcpy(&inst, sid->other, 4);
-		return inst != instance ? N4S_STALE_STATEID : N4S_BAD_STATEID;
-	}
+	/* One of an earlier boot too: 4.1 has no STALE_STATEID (RFC 8881 15.1.16.5). */
+	if (o == NULL)
+		return N4S_BAD_STATEID;
 	if (o->clientid != clientid)
 		return N4S_BAD_STATEID;
 	if (sid->seqid != 0 && sid->seqid > o->seqid)
@@ -349,7 +354,7 @@ find_lock(uint64_t clientid, const struct n4_file *f, const void *owner, size_t 
 
 	for (o = file_hash[file_bucket(f)]; o; o = o->by_file)
 		if (o->kind == N4K_LOCK && o->clientid == clientid && same_file(&o->file, f) &&
-		    o->ownerlen == len && memcmp(o->owner, owner, len) == 0)
+		    same_owner(o->owner, o->ownerlen, owner, len))
 			return o;
 	return NULL;
 }

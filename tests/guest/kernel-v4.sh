@@ -327,6 +327,9 @@ umount "$work/mnt3"; umount "$mnt"
 
 kill -0 "$SRV_PID" 2>/dev/null
 expect 0 $? "the server is still running"
+# A leak report comes at exit: stop it first, then read its log.
+kill -TERM "$SRV_PID"; wait "$SRV_PID"
+expect 0 $? "the server stops cleanly on SIGTERM"
 check_sanitizer_reports
 echo "kernel-v4: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
