@@ -597,6 +597,8 @@ daemon_run(const struct daemon_opts *o)
 	if (o->reply_memory_mib)
 		transport_set_reply_budget((size_t)o->reply_memory_mib << 20);
 	dispatch_set_hold(exports_acquire, exports_release);
+	if (o->lease_secs)
+		n4_set_lease(o->lease_secs);
 	n4_clients_init();
 	dispatch_register(nfs_program_build(o->nfs_versions ? o->nfs_versions : NFSVERS_DEFAULT));
 	dispatch_register(&mount_program);

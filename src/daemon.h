@@ -24,6 +24,7 @@ struct daemon_opts {
 	uint16_t mount_port;
 	uint16_t nlm_port;	/* 0: NLM on the NFS port */
 	unsigned grace_secs;
+	unsigned lease_secs;		/* NFSv4's lease; 0: N4_LEASE_DEFAULT */
 	int no_nlm;
 	unsigned threads;
 	unsigned reply_memory_mib;	/* global TCP reply budget; 0: the default */

@@ -31,6 +31,7 @@ usage(FILE *out)
 	    "      --no-nlm           no lock manager (clients must mount with nolock)\n"
 	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
 	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
+	    "      --lease-time SECONDS  NFSv4's lease (default 90; rpc.nfsd -L)\n"
 	    "      --handle-key FILE  the handle MAC key, shared by every head over one file\n"
 	    "                         system (16 bytes, mode 0600; default: STATE-DIR/handle-key)\n"
 	    "      --grace-dir DIR    shared grace record of several heads: while any head's\n"
@@ -70,7 +71,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 }
 
 enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW,
-	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY, OPT_NFS_VERSIONS };
+	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY, OPT_NFS_VERSIONS, OPT_LEASE_TIME };
 
 /* dirs and allow have room for argc entries: the --share and --allow values. */
 static int
@@ -93,6 +94,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "control", required_argument, NULL, OPT_CONTROL },	/* its first name */
 		{ "handle-key", required_argument, NULL, OPT_HANDLE_KEY },
 		{ "grace-dir", required_argument, NULL, OPT_GRACE_DIR },
+		{ "lease-time", required_argument, NULL, OPT_LEASE_TIME },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "reply-memory", required_argument, NULL, OPT_REPLY_MEMORY },
 		{ "nfs-versions", required_argument, NULL, OPT_NFS_VERSIONS },
@@ -150,6 +152,14 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 				return 2;
 			}
 			o.grace_secs = (unsigned)v;
+			break;
+		case OPT_LEASE_TIME:
+			if (parse_num(optarg, 10, 3600, &v) < 0) {
+				fprintf(stderr, "usernfsd: bad --lease-time '%s' (10 to 3600 seconds)\n",
+				    optarg);
+				return 2;
+			}
+			o.lease_secs = (unsigned)v;
 			break;
 		case OPT_CONTROL: o.control_path = optarg; break;
 		case OPT_HANDLE_KEY: o.handle_key = optarg; break;

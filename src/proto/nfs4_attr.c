@@ -279,7 +279,7 @@ enc_attr(XDR *x, unsigned n, const struct enc *e)
 	case FATTR4_UNIQUE_HANDLES:
 		return put_bool(x, xdr_fattr4_unique_handles, TRUE);
 	case FATTR4_LEASE_TIME:
-		return put_u32(x, xdr_fattr4_lease_time, N4_LEASE_SECS);
+		return put_u32(x, xdr_fattr4_lease_time, n4_lease());
 	case FATTR4_RDATTR_ERROR: {
 		fattr4_rdattr_error err = src->rdattr_error;
 

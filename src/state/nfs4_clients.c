@@ -72,6 +72,19 @@ static unsigned nclients, nsessions;
 static size_t cache_reserved;
 static uint32_t instance;		/* this boot: the high word of every clientid */
 static uint32_t next_client = 1, next_session = 1;
+static unsigned lease_secs = N4_LEASE_DEFAULT;
+
+void
+n4_set_lease(unsigned secs)
+{
+	lease_secs = secs;
+}
+
+unsigned
+n4_lease(void)
+{
+	return lease_secs;
+}
 
 static time_t
 now_secs(void)
@@ -215,7 +228,7 @@ client_busy(const struct n4_client *c)
 static int
 client_expired(const struct n4_client *c, time_t now)
 {
-	time_t life = c->confirmed ? 2 * N4_LEASE_SECS : N4_LEASE_SECS;
+	time_t life = c->confirmed ? 2 * (time_t)lease_secs : (time_t)lease_secs;
 
 	return now - c->renewed > life && !client_busy(c);
 }

@@ -21,7 +21,7 @@
 #define N4_MAX_SLOTS		64
 #define N4_SLOT_CACHE_MAX	4096	/* bytes a slot keeps of a cachethis reply */
 #define N4_CACHE_BUDGET		(64u << 20)	/* slot caches of every session together */
-#define N4_LEASE_SECS		90
+#define N4_LEASE_DEFAULT	90	/* seconds, as knfsd's (rpc.nfsd --lease-time) */
 #define N4_OWNER_MAX		1024	/* co_ownerid bytes (NFS4_OPAQUE_LIMIT) */
 #define N4_SESSIONID_SIZE	16
 #define N4_VERIFIER_SIZE	8
@@ -110,6 +110,9 @@ struct n4_sequence_out {
 	uint64_t clientid;
 };
 
+/* Before n4_clients_init: the lease time (--lease-time), and what it is. */
+void n4_set_lease(unsigned secs);
+unsigned n4_lease(void);
 /* At start-up: the server's instance (the clientids of an earlier boot go stale). */
 void n4_clients_init(void);
 /* Once a second or so, from the daemon's loop: forgets expired records. */

@@ -23,7 +23,8 @@
 # grace period to end; NFSv4.2's SEEK_DATA/SEEK_HOLE, fallocate, hole
 # punching and copy_file_range reaching the server as SEEK, ALLOCATE,
 # DEALLOCATE and COPY (its statistics say so); with the wall lowered, a v3 mount's NLM locks and
-# a v4.1 mount's exclude each other both ways.
+# a v4.1 mount's exclude each other both ways; a client cut off from the
+# server loses its lock once its lease (--lease-time 10) is over.
 set -u
 daemon=$1
 # Every lock call gives up after 30 s (status 142).
@@ -35,7 +36,9 @@ mnt=$work/mnt
 log=$work/usernfsd.log
 SRV=192.168.78.1
 # The grace period after a restart: only clients with records have one.
-GRACE=8
+GRACE=10
+# A short lease, so that a client that vanishes loses its locks within the test.
+LEASE=10
 
 . "$(dirname "$0")/guest-lib.sh"
 counted_checks kernel-v4
@@ -72,8 +75,8 @@ table inet wall {
 	}
 }
 EOF
-srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 ||
-	fatal "usernfsd did not start"
+srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 \
+	--lease-time "$LEASE" || fatal "usernfsd did not start"
 
 # mnt_opts DIR: the options /proc/mounts shows for DIR
 mnt_opts() { awk -v d="$1" '$2 == d { print $4 }' /proc/mounts; }
@@ -214,8 +217,8 @@ apid=$!
 wait_line locked "$work/a.out" 30
 kill -KILL "$SRV_PID"; wait "$SRV_PID" 2>/dev/null
 # (fd 3 stays the guest's: a daemon holding it would keep the mount busy)
-srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 3<&- ||
-	fatal "usernfsd did not start again"
+srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 \
+	--lease-time "$LEASE" 3<&- || fatal "usernfsd did not start again"
 t0=${EPOCHREALTIME/./}
 timeout 60 stat "$mnt" >/dev/null 2>&1	# the client notices, and recovers
 [ "$(cat /proc/self/fd/3)" = "held across a restart" ]
@@ -323,7 +326,29 @@ expect 3 $? "keeps an NLM lock out (DENIED)" "$work/b.out"
 kill "$apid"; wait "$apid"
 "${LTT[@]}" setlk "$work/mnt3/shared-lock" >"$work/b.out" 2>&1
 expect 0 $? "released over v4.1, NLM gets it" "$work/b.out"
-umount "$work/mnt3"; umount "$mnt"
+umount "$work/mnt3"
+
+step "a client that vanishes loses its locks once its lease is over"
+bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$mnt/shared-lock"
+apid=$!
+wait_line locked "$work/a.out" 30
+expect 0 $? "a v4.1 lock" "$work/a.out"
+ip link set v4-cli down
+t0=${EPOCHREALTIME/./}
+got=
+for _ in $(seq 60); do
+	if srv "${LTT[@]}" setlk "$exp/shared-lock" >"$work/h.out" 2>&1; then got=1; break; fi
+	snooze 1
+done
+took=$(( (${EPOCHREALTIME/./} - t0) / 1000000 ))
+if [ -n "$got" ] && [ "$took" -ge "$LEASE" ]; then
+	ok "a server process gets the lock ${took} s after the client fell silent (lease $LEASE s)"
+else
+	bad "the vanished client's lock: got=${got:-no} after ${took} s (lease $LEASE s)" "$work/h.out"
+fi
+ip link set v4-cli up
+kill -KILL "$apid" 2>/dev/null; wait "$apid" 2>/dev/null
+umount -f -l "$mnt" 2>/dev/null
 
 kill -0 "$SRV_PID" 2>/dev/null
 expect 0 $? "the server is still running"
