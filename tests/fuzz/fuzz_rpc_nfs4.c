@@ -9,6 +9,15 @@
  * same each time (only the session id's random part differs, and the
  * marker hides it): slot 0 of the session expects sequence id 1, the
  * client's next CREATE_SESSION sequence is 2.
+ *
+ * The seeds of the file operations are compounds after SEQUENCE on that
+ * slot, on the scratch tree's objects by their handle markers (fh3m).
+ * Stateids cannot be written into an input either: a seed's READ,
+ * WRITE, CLOSE... after its OPEN use the current stateid (seqid 1, other
+ * all zeros; RFC 8881 16.2.3.1.2), and its SETATTR of a size uses the
+ * anonymous one (all zeros). New seeds go at the end of n4fx_seeds: the
+ * XIDs are counted, and the checked-in seeds must come out byte for byte
+ * again.
  */
 #include "config.h"
 
@@ -281,9 +290,661 @@ sessionless_seeds(void)
 	seed(&m, "nfs4-over-udp");
 }
 
+/* ---- the file operations ---- */
+
+/* A bitmap4 of the attributes listed (in any order; each below 96). */
+static void
+bitmap(struct msg *m, const unsigned *attrs, size_t n)
+{
+	uint32_t w[3] = { 0, 0, 0 };
+	uint32_t words = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		w[attrs[i] / 32] |= 1u << (attrs[i] % 32);
+		if (attrs[i] / 32 + 1 > words)
+			words = attrs[i] / 32 + 1;
+	}
+	rr_enc_u32(&m->e, words);
+	for (uint32_t i = 0; i < words; i++)
+		rr_enc_u32(&m->e, w[i]);
+}
+
+/* Every attribute GETATTR can read, and two it cannot (acl, time_create: left out). */
+static const unsigned all_attrs[] = {
+	FATTR4_SUPPORTED_ATTRS, FATTR4_TYPE, FATTR4_FH_EXPIRE_TYPE, FATTR4_CHANGE, FATTR4_SIZE,
+	FATTR4_LINK_SUPPORT, FATTR4_SYMLINK_SUPPORT, FATTR4_NAMED_ATTR, FATTR4_FSID,
+	FATTR4_UNIQUE_HANDLES, FATTR4_LEASE_TIME, FATTR4_RDATTR_ERROR, FATTR4_ACL,
+	FATTR4_ACLSUPPORT, FATTR4_CANSETTIME, FATTR4_CASE_INSENSITIVE, FATTR4_CASE_PRESERVING,
+	FATTR4_CHOWN_RESTRICTED, FATTR4_FILEHANDLE, FATTR4_FILEID, FATTR4_FILES_AVAIL,
+	FATTR4_FILES_FREE, FATTR4_FILES_TOTAL, FATTR4_HOMOGENEOUS, FATTR4_MAXFILESIZE,
+	FATTR4_MAXLINK, FATTR4_MAXNAME, FATTR4_MAXREAD, FATTR4_MAXWRITE, FATTR4_MODE,
+	FATTR4_NO_TRUNC, FATTR4_NUMLINKS, FATTR4_OWNER, FATTR4_OWNER_GROUP, FATTR4_RAWDEV,
+	FATTR4_SPACE_AVAIL, FATTR4_SPACE_FREE, FATTR4_SPACE_TOTAL, FATTR4_SPACE_USED,
+	FATTR4_TIME_ACCESS, FATTR4_TIME_CREATE, FATTR4_TIME_DELTA, FATTR4_TIME_METADATA,
+	FATTR4_TIME_MODIFY, FATTR4_MOUNTED_ON_FILEID, FATTR4_SUPPATTR_EXCLCREAT,
+};
+
+/* What a READDIR asks of each entry. */
+static const unsigned entry_attrs[] = {
+	FATTR4_TYPE, FATTR4_CHANGE, FATTR4_SIZE, FATTR4_FSID, FATTR4_RDATTR_ERROR,
+	FATTR4_FILEHANDLE, FATTR4_FILEID, FATTR4_MODE, FATTR4_NUMLINKS, FATTR4_OWNER,
+	FATTR4_SPACE_USED, FATTR4_TIME_MODIFY, FATTR4_MOUNTED_ON_FILEID,
+};
+
+static void
+op_getattr_of(struct msg *m, const unsigned *attrs, size_t n)
+{
+	rr_enc_u32(&m->e, OP_GETATTR);
+	bitmap(m, attrs, n);
+}
+
+static void
+op_getattr_all(struct msg *m)
+{
+	op_getattr_of(m, all_attrs, ARRAY_SIZE(all_attrs));
+}
+
+static void
+op_name(struct msg *m, uint32_t op, const char *name)
+{
+	rr_enc_u32(&m->e, op);
+	rr_enc_string(&m->e, name);
+}
+
+/* The stateids of RFC 8881 8.2.3: anonymous (seqid 0) and current (seqid 1), other all zeros. */
+static void
+stateid_special(struct msg *m, uint32_t seqid)
+{
+	rr_enc_u32(&m->e, seqid);
+	rr_enc_fixed(&m->e, (const uint8_t[12]){ 0 }, 12);
+}
+
+#define SID_ANON 0
+#define SID_CURRENT 1
+
+/* fattr4 setting mode only (~0: nothing at all). */
+static void
+fattr_mode(struct msg *m, uint32_t mode)
+{
+	static const unsigned a[] = { FATTR4_MODE };
+
+	if (mode == ~0u) {
+		rr_enc_u32(&m->e, 0);		/* attrmask<> */
+		rr_enc_u32(&m->e, 0);		/* attr_vals<> */
+		return;
+	}
+	bitmap(m, a, 1);
+	rr_enc_u32(&m->e, 4);
+	rr_enc_u32(&m->e, mode);
+}
+
+static void
+fattr_size(struct msg *m, uint64_t size)
+{
+	static const unsigned a[] = { FATTR4_SIZE };
+
+	bitmap(m, a, 1);
+	rr_enc_u32(&m->e, 8);
+	rr_enc_u64(&m->e, size);
+}
+
+/* fattr4 of mode, owner and owner_group (numeric, as Linux sends them without idmapping). */
+static void
+fattr_mode_owner(struct msg *m, uint32_t mode, const char *owner, const char *group)
+{
+	static const unsigned a[] = { FATTR4_MODE, FATTR4_OWNER, FATTR4_OWNER_GROUP };
+	size_t lo = strlen(owner), lg = strlen(group);
+
+	bitmap(m, a, 3);
+	rr_enc_u32(&m->e, (uint32_t)(4 + 4 + ((lo + 3) & ~3u) + 4 + ((lg + 3) & ~3u)));
+	rr_enc_u32(&m->e, mode);
+	rr_enc_string(&m->e, owner);
+	rr_enc_string(&m->e, group);
+}
+
+/* fattr4 of mode, atime set to the server's time and mtime to a client's. */
+static void
+fattr_mode_times(struct msg *m, uint32_t mode)
+{
+	static const unsigned a[] = { FATTR4_MODE, FATTR4_TIME_ACCESS_SET, FATTR4_TIME_MODIFY_SET };
+
+	bitmap(m, a, 3);
+	rr_enc_u32(&m->e, 4 + 4 + 4 + 8 + 4);
+	rr_enc_u32(&m->e, mode);
+	rr_enc_u32(&m->e, SET_TO_SERVER_TIME4);
+	rr_enc_u32(&m->e, SET_TO_CLIENT_TIME4);
+	rr_enc_u64(&m->e, 1500000000);
+	rr_enc_u32(&m->e, 123456789);
+}
+
+/* OPEN's fixed part: seqid, share access and deny, the open owner. */
+static void
+open_head_owner(struct msg *m, uint32_t access, uint32_t deny, const char *owner)
+{
+	rr_enc_u32(&m->e, OP_OPEN);
+	rr_enc_u32(&m->e, 0);		/* seqid: not used by 4.1 */
+	rr_enc_u32(&m->e, access);
+	rr_enc_u32(&m->e, deny);
+	clientid_marker(m);
+	rr_enc_string(&m->e, owner);
+}
+
+static void
+open_head(struct msg *m, uint32_t access, uint32_t deny)
+{
+	open_head_owner(m, access, deny, "fuzz-open-owner");
+}
+
+/* OPEN of an existing name in the current directory (CLAIM_NULL, NOCREATE). */
+static void
+op_open_name(struct msg *m, uint32_t access, uint32_t deny, const char *name)
+{
+	open_head(m, access, deny);
+	rr_enc_u32(&m->e, OPEN4_NOCREATE);
+	rr_enc_u32(&m->e, CLAIM_NULL);
+	rr_enc_string(&m->e, name);
+}
+
+/* OPEN4_CREATE's createhow4 up to its arm: the caller encodes the arm, then open_create_end. */
+static void
+op_open_create(struct msg *m, uint32_t access, uint32_t how)
+{
+	open_head(m, access, OPEN4_SHARE_DENY_NONE);
+	rr_enc_u32(&m->e, OPEN4_CREATE);
+	rr_enc_u32(&m->e, how);
+}
+
+static void
+open_create_end(struct msg *m, const char *name)
+{
+	rr_enc_u32(&m->e, CLAIM_NULL);
+	rr_enc_string(&m->e, name);
+}
+
+static void
+op_read(struct msg *m, uint32_t sid, uint64_t off, uint32_t count)
+{
+	rr_enc_u32(&m->e, OP_READ);
+	stateid_special(m, sid);
+	rr_enc_u64(&m->e, off);
+	rr_enc_u32(&m->e, count);
+}
+
+static void
+op_write(struct msg *m, uint32_t sid, uint64_t off, uint32_t stable, const char *data)
+{
+	rr_enc_u32(&m->e, OP_WRITE);
+	stateid_special(m, sid);
+	rr_enc_u64(&m->e, off);
+	rr_enc_u32(&m->e, stable);
+	rr_enc_opaque(&m->e, data, (u_int)strlen(data));
+}
+
+static void
+op_commit(struct msg *m)
+{
+	rr_enc_u32(&m->e, OP_COMMIT);
+	rr_enc_u64(&m->e, 0);
+	rr_enc_u32(&m->e, 0);		/* to the end of the file */
+}
+
+/* CLOSE of the current stateid. */
+static void
+op_close(struct msg *m)
+{
+	rr_enc_u32(&m->e, OP_CLOSE);
+	rr_enc_u32(&m->e, 0);		/* seqid: not used by 4.1 */
+	stateid_special(m, SID_CURRENT);
+}
+
+static void
+op_readdir(struct msg *m, uint32_t dircount, uint32_t maxcount)
+{
+	rr_enc_u32(&m->e, OP_READDIR);
+	rr_enc_u64(&m->e, 0);		/* cookie */
+	rr_enc_fixed(&m->e, (const uint8_t[8]){ 0 }, 8);
+	rr_enc_u32(&m->e, dircount);
+	rr_enc_u32(&m->e, maxcount);
+	bitmap(m, entry_attrs, ARRAY_SIZE(entry_attrs));
+}
+
+static void
+op_create(struct msg *m, uint32_t type, const char *name, const char *linktext, uint32_t mode)
+{
+	rr_enc_u32(&m->e, OP_CREATE);
+	rr_enc_u32(&m->e, type);
+	if (type == NF4LNK)
+		rr_enc_string(&m->e, linktext);
+	rr_enc_string(&m->e, name);
+	fattr_mode(m, mode);
+}
+
+/* Looking things up and reading them: no change to the tree. */
+static void
+lookup_seeds(void)
+{
+	static const unsigned type_size[] = { FATTR4_TYPE, FATTR4_SIZE };
+	struct msg m;
+
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_plain(&m, OP_PUTROOTFH);
+	op_getattr_all(&m);
+	seed(&m, "nfs4-seq-rootfh-getattr-all");
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_getattr_all(&m);
+	seed(&m, "nfs4-seq-file-getattr-all");
+	compound(&m, 2, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_getattr_all(&m);
+	seed(&m, "nfs4.2-seq-export-getattr-all");
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_plain(&m, OP_PUTROOTFH);
+	op_readdir(&m, 0, 8192);
+	seed(&m, "nfs4-seq-rootfh-readdir");
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_readdir(&m, 4096, 32768);
+	seed(&m, "nfs4-seq-export-readdir");
+	/* dir/inner is uid 1000's, mode 0600: the export does not squash root. */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_DIR);
+	op_name(&m, OP_LOOKUP, "inner");
+	op_plain(&m, OP_GETFH);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-lookup-getfh");
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_SUB);
+	op_plain(&m, OP_LOOKUPP);
+	op_plain(&m, OP_GETFH);
+	seed(&m, "nfs4-seq-lookupp");
+	/* ".." of an export's root: the pseudo directory above it. */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_plain(&m, OP_LOOKUPP);
+	op_plain(&m, OP_GETFH);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-lookupp-export-root");
+	compound(&m, 1, 7);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_plain(&m, OP_SAVEFH);
+	op_putfh(&m, O_DIR);
+	op_plain(&m, OP_RESTOREFH);
+	op_plain(&m, OP_GETFH);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-savefh-restorefh");
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_ACCESS);
+	rr_enc_u32(&m.e, ACCESS4_READ | ACCESS4_LOOKUP | ACCESS4_MODIFY | ACCESS4_EXTEND |
+	    ACCESS4_DELETE | ACCESS4_EXECUTE);
+	op_putfh(&m, O_DIR);
+	rr_enc_u32(&m.e, OP_ACCESS);
+	rr_enc_u32(&m.e, ACCESS4_READ | ACCESS4_LOOKUP | ACCESS4_MODIFY | ACCESS4_DELETE);
+	seed(&m, "nfs4-seq-access");
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_LINK);
+	op_plain(&m, OP_READLINK);
+	seed(&m, "nfs4-seq-readlink");
+	/* file is a regular file of 5000 bytes: VERIFY holds, NVERIFY of size 0 too. */
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_VERIFY);
+	bitmap(&m, type_size, 2);
+	rr_enc_u32(&m.e, 12);
+	rr_enc_u32(&m.e, NF4REG);
+	rr_enc_u64(&m.e, 5000);
+	rr_enc_u32(&m.e, OP_NVERIFY);
+	fattr_size(&m, 0);
+	seed(&m, "nfs4-seq-verify-nverify");
+	/* SECINFO consumes the current filehandle: PUTFH again. */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_name(&m, OP_SECINFO, "file");
+	op_putfh(&m, O_ROOT);
+	op_plain(&m, OP_GETFH);
+	seed(&m, "nfs4-seq-secinfo");
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_SECINFO_NO_NAME);
+	rr_enc_u32(&m.e, SECINFO_STYLE4_CURRENT_FH);
+	op_putfh(&m, O_SUB);
+	rr_enc_u32(&m.e, OP_SECINFO_NO_NAME);
+	rr_enc_u32(&m.e, SECINFO_STYLE4_PARENT);
+	seed(&m, "nfs4-seq-secinfo-no-name");
+}
+
+/* Opens, the I/O on their stateids, and the stateid operations. */
+static void
+open_seeds(void)
+{
+	static const unsigned a_mode[] = { FATTR4_MODE };
+	struct msg m;
+
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, "file");
+	op_read(&m, SID_CURRENT, 10, 100);
+	op_close(&m);
+	seed(&m, "nfs4-seq-open-read-close");
+	compound(&m, 1, 7);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_create(&m, OPEN4_SHARE_ACCESS_BOTH, UNCHECKED4);
+	fattr_mode_owner(&m, 0640, "1000", "1000");
+	open_create_end(&m, "created");
+	op_write(&m, SID_CURRENT, 0, UNSTABLE4, "new file's data");
+	op_commit(&m);
+	op_read(&m, SID_CURRENT, 0, 64);
+	op_close(&m);
+	seed(&m, "nfs4-seq-open-unchecked-write");
+	/* UNCHECKED of a file that is there: only the size is applied. */
+	compound(&m, 2, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_create(&m, OPEN4_SHARE_ACCESS_WRITE, UNCHECKED4);
+	fattr_size(&m, 0);
+	open_create_end(&m, "file");
+	op_getattr(&m);
+	op_close(&m);
+	seed(&m, "nfs4.2-seq-open-unchecked-truncate");
+	compound(&m, 1, 6);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_DIR);
+	op_open_create(&m, OPEN4_SHARE_ACCESS_BOTH, GUARDED4);
+	fattr_mode(&m, 0600);
+	open_create_end(&m, "guarded");
+	op_write(&m, SID_CURRENT, 4096, FILE_SYNC4, "past a hole");
+	op_getattr(&m);
+	op_close(&m);
+	seed(&m, "nfs4-seq-open-guarded");
+	compound(&m, 1, 6);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_create(&m, OPEN4_SHARE_ACCESS_BOTH, EXCLUSIVE4_1);
+	rr_enc_fixed(&m.e, "exclverf", 8);
+	fattr_mode(&m, 0600);
+	open_create_end(&m, "exclusive");
+	op_plain(&m, OP_GETFH);
+	op_getattr_of(&m, a_mode, 1);
+	op_close(&m);
+	seed(&m, "nfs4-seq-open-exclusive41");
+	compound(&m, 1, 6);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	open_head(&m, OPEN4_SHARE_ACCESS_BOTH | OPEN4_SHARE_ACCESS_WANT_NO_DELEG,
+	    OPEN4_SHARE_DENY_WRITE);
+	rr_enc_u32(&m.e, OPEN4_NOCREATE);
+	rr_enc_u32(&m.e, CLAIM_FH);
+	op_write(&m, SID_CURRENT, 5000, DATA_SYNC4, "appended");
+	op_read(&m, SID_CURRENT, 4990, 4096);
+	op_close(&m);
+	seed(&m, "nfs4-seq-open-claim-fh");
+	compound(&m, 1, 6);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_WRITE, "file");
+	rr_enc_u32(&m.e, OP_OPEN_DOWNGRADE);
+	stateid_special(&m, SID_CURRENT);
+	rr_enc_u32(&m.e, 0);
+	rr_enc_u32(&m.e, OPEN4_SHARE_ACCESS_READ);
+	rr_enc_u32(&m.e, OPEN4_SHARE_DENY_NONE);
+	op_read(&m, SID_CURRENT, 0, 10);
+	op_close(&m);
+	seed(&m, "nfs4-seq-open-downgrade");
+	/* The special stateids are never valid (BAD_STATEID), nor one never handed out. */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, "empty");
+	rr_enc_u32(&m.e, OP_TEST_STATEID);
+	rr_enc_u32(&m.e, 3);
+	stateid_special(&m, SID_CURRENT);
+	stateid_special(&m, SID_ANON);
+	rr_enc_u32(&m.e, 1);
+	rr_enc_fixed(&m.e, "fuzzstateid", 12);
+	op_close(&m);
+	seed(&m, "nfs4-seq-test-stateid");
+	/* An open stateid goes by CLOSE: FREE_STATEID says LOCKS_HELD (RFC 8881 18.38.3). */
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, "file");
+	rr_enc_u32(&m.e, OP_FREE_STATEID);
+	stateid_special(&m, SID_CURRENT);
+	seed(&m, "nfs4-seq-free-stateid-open");
+	/* The read-only export: ROFS for an open to write. */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_RO_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_WRITE, OPEN4_SHARE_DENY_NONE, "rofile");
+	seed(&m, "nfs4-seq-open-ro-write");
+	/* RO's root squashes everyone to 1000; rofile is 0644, so it reads. */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_RO_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, "rofile");
+	op_read(&m, SID_CURRENT, 0, 50);
+	op_close(&m);
+	seed(&m, "nfs4-seq-open-ro-read");
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, "dir");
+	seed(&m, "nfs4-seq-open-dir");
+}
+
+/* Changing attributes and the name space (the tree is put back after each). */
+static void
+change_seeds(void)
+{
+	struct msg m;
+
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_SETATTR);
+	stateid_special(&m, SID_ANON);
+	fattr_mode(&m, 0600);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-setattr-mode");
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_SETATTR);
+	stateid_special(&m, SID_ANON);
+	fattr_size(&m, 100);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-setattr-size");
+	compound(&m, 2, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_DIR);
+	rr_enc_u32(&m.e, OP_SETATTR);
+	stateid_special(&m, SID_ANON);
+	fattr_mode_times(&m, 0711);
+	seed(&m, "nfs4.2-seq-setattr-times");
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_create(&m, NF4DIR, "newdir", NULL, 0700);
+	op_plain(&m, OP_GETFH);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-create-dir");
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_DIR);
+	op_create(&m, NF4LNK, "newlink", "../file", ~0u);
+	op_plain(&m, OP_READLINK);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-create-symlink");
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_create(&m, NF4FIFO, "newfifo", NULL, 0600);
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-create-fifo");
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_RO_ROOT);
+	op_create(&m, NF4DIR, "newdir", NULL, 0755);
+	seed(&m, "nfs4-seq-create-ro");
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_name(&m, OP_REMOVE, "file");
+	op_name(&m, OP_REMOVE, "fifo");
+	seed(&m, "nfs4-seq-remove");
+	/* dir/sub is empty: rmdir. */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_DIR);
+	op_name(&m, OP_REMOVE, "sub");
+	seed(&m, "nfs4-seq-remove-dir");
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_plain(&m, OP_SAVEFH);
+	op_putfh(&m, O_DIR);
+	rr_enc_u32(&m.e, OP_RENAME);
+	rr_enc_string(&m.e, "file");
+	rr_enc_string(&m.e, "moved");
+	seed(&m, "nfs4-seq-rename");
+	compound(&m, 1, 6);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_plain(&m, OP_SAVEFH);
+	op_putfh(&m, O_DIR);
+	op_name(&m, OP_LINK, "hardlink");
+	op_getattr(&m);
+	seed(&m, "nfs4-seq-link");
+}
+
+/* Calls the server must refuse; the comments name the error RFC 8881 gives each. */
+static void
+error_seeds(void)
+{
+	struct msg m;
+
+	/* NOFILEHANDLE (18.27.3; RESTOREFH is an obsoleted error, 15.1.16.4). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_plain(&m, OP_RESTOREFH);
+	seed(&m, "bad-nfs4-restorefh-unsaved");
+	/* NOFILEHANDLE (18.29.3). */
+	compound(&m, 1, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_name(&m, OP_SECINFO, "file");
+	op_plain(&m, OP_GETFH);
+	seed(&m, "bad-nfs4-secinfo-consumes-fh");
+	/* SYMLINK (18.13.3). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_LINK);
+	op_name(&m, OP_LOOKUP, "file");
+	seed(&m, "bad-nfs4-lookup-in-symlink");
+	/* WRONG_TYPE (18.24.4). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_plain(&m, OP_READLINK);
+	seed(&m, "bad-nfs4-readlink-file");
+	/* SYMLINK (18.22.3); WRONG_TYPE for what is neither a file, directory nor link. */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_LINK);
+	op_read(&m, SID_ANON, 0, 10);
+	seed(&m, "bad-nfs4-read-symlink");
+	/* WRONG_TYPE (15.2: COMMIT's errors hold no INVAL). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FIFO);
+	op_commit(&m);
+	seed(&m, "bad-nfs4-commit-fifo");
+	/* PUTFH clears the current stateid (RFC 8881 18.19.3): BAD_STATEID. */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_NONE, "file");
+	op_putfh(&m, O_FILE);
+	op_read(&m, SID_CURRENT, 0, 10);
+	seed(&m, "bad-nfs4-putfh-clears-stateid");
+	/* No current stateid at all: BAD_STATEID (16.2.3.1.2). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_read(&m, SID_CURRENT, 0, 10);
+	seed(&m, "bad-nfs4-read-no-current-stateid");
+	/* EXIST (18.16.3). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_create(&m, OPEN4_SHARE_ACCESS_BOTH, GUARDED4);
+	fattr_mode(&m, 0600);
+	open_create_end(&m, "file");
+	seed(&m, "bad-nfs4-open-guarded-exists");
+	/* Another owner's deny of writes: SHARE_DENIED (18.16.3). */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_READ, OPEN4_SHARE_DENY_WRITE, "file");
+	op_putfh(&m, O_ROOT);
+	open_head_owner(&m, OPEN4_SHARE_ACCESS_WRITE, OPEN4_SHARE_DENY_NONE, "fuzz-other-owner");
+	rr_enc_u32(&m.e, OPEN4_NOCREATE);
+	rr_enc_u32(&m.e, CLAIM_NULL);
+	rr_enc_string(&m.e, "file");
+	seed(&m, "bad-nfs4-open-share-denied");
+	/* NOTEMPTY. */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_name(&m, OP_REMOVE, "dir");
+	seed(&m, "bad-nfs4-remove-notempty");
+	/* ISDIR (18.9.3). */
+	compound(&m, 1, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_DIR);
+	op_plain(&m, OP_SAVEFH);
+	op_putfh(&m, O_ROOT);
+	op_name(&m, OP_LINK, "dirlink");
+	seed(&m, "bad-nfs4-link-dir");
+	/* TOOSMALL: not even one entry fits (18.23.3). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_readdir(&m, 0, 40);
+	seed(&m, "bad-nfs4-readdir-toosmall");
+	/* BADTYPE: regular files are OPEN's to create (18.4.3). */
+	compound(&m, 1, 3);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_create(&m, NF4REG, "regular", NULL, ~0u);
+	seed(&m, "bad-nfs4-create-regular");
+}
+
 void
 n4fx_seeds(void)
 {
 	sessionless_seeds();
 	session_seeds();
+	lookup_seeds();
+	open_seeds();
+	change_seeds();
+	error_seeds();
 }
