@@ -11,7 +11,7 @@
 
 #include <stdlib.h>
 
-#include "rpc/nfs4_prot.h"
+#include "nfs4_prot.h"
 
 #define FREE_WITH(f) ((xdrproc_t)(void (*)(void))(f))
 
