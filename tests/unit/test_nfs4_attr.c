@@ -236,7 +236,7 @@ test_encode_all(void)
 	CHECK(!g.b[FATTR4_CASE_INSENSITIVE] && g.b[FATTR4_CASE_PRESERVING]);
 	CHECK(g.b[FATTR4_CHOWN_RESTRICTED] && g.b[FATTR4_HOMOGENEOUS] && g.b[FATTR4_NO_TRUNC]);
 	CHECK(g.fsid.major == 7 && g.fsid.minor == 9);
-	CHECK(g.lease == N4_LEASE_SECS);
+	CHECK(g.lease == N4_LEASE_DEFAULT && g.lease == n4_lease());
 	CHECK(g.rderr == NFS4_OK);
 	CHECK(g.fh.nfs_fh4_len == sizeof(fh_bytes) &&
 	    memcmp(g.fh.nfs_fh4_val, fh_bytes, sizeof(fh_bytes)) == 0);
