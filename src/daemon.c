@@ -476,6 +476,23 @@ start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
  * The lock manager: our NSM state and the clients the last run had (they
  * may reclaim during the grace period), then its threads.
  */
+/* Clients of the last run's lock manager (NSM): they reclaim with no word of being done. */
+static int nlm_previous;
+
+/*
+ * RFC 8881 8.4.2.1: the grace period may end once every client that can
+ * reclaim has said RECLAIM_COMPLETE. NLM clients never say so: with any
+ * of them recorded, the period runs its course.
+ */
+static void
+end_grace_early(void)
+{
+	if (nlm_previous == 0 && locks_in_grace() && n4_recover_all_reclaimed()) {
+		log_info("every NFSv4 client of the last run has reclaimed: the grace period ends");
+		locks_end_grace();
+	}
+}
+
 /* NFSv4's client records: how many clients of the last run may reclaim. */
 static int
 load_v4_records(const struct daemon_opts *o)
@@ -518,6 +535,7 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 		startup_failed(err);
 	}
 	/* Nobody held a lock or an open from us: nobody can reclaim, so no grace period. */
+	nlm_previous = previous;
 	previous += load_v4_records(o);
 	c.grace_secs = previous > 0 ? o->grace_secs : 0;
 	start_shared_grace(o, c.grace_secs);
@@ -663,6 +681,7 @@ daemon_run(const struct daemon_opts *o)
 			fs_tick();
 			grace_shared_tick();
 			n4_clients_tick();
+			end_grace_early();
 			memtrim_tick(workq_pushed());
 		}
 	}

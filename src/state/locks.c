@@ -702,6 +702,15 @@ locks_get_stats(struct lk_stats *s)
 /* ---- life ---- */
 
 void
+locks_end_grace(void)
+{
+	time_t now = lk_now();
+
+	if (locks_in_grace())
+		__atomic_store_n(&grace_until, now, __ATOMIC_RELAXED);
+}
+
+void
 lk_tick(void)
 {
 	hosts_gc();

@@ -112,6 +112,8 @@ struct lk_config {
 int locks_start(const struct lk_config *c);
 void locks_stop(void);
 int locks_in_grace(void);
+/* Every client that could reclaim has: the grace period ends at the next tick. */
+void locks_end_grace(void);
 
 int locks_test(const struct lk_req *r, struct lk_holder *h);
 /* monitor: ask the status monitor to watch the client (not for NM_LOCK). */

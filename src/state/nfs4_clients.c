@@ -58,6 +58,7 @@ struct n4_client {
 	int cs_cached;			/* cs_reply answers a retry of cs_seq - 1 */
 	struct n4_create_out cs_reply;
 	time_t renewed;
+	struct sockaddr_storage addr;
 	unsigned nsessions;
 	TAILQ_HEAD(, n4_session) sessions;
 	size_t ownerlen;
@@ -270,6 +271,7 @@ client_new(const struct n4_exchange_in *in)
 		next_client = 1;
 	memcpy(c->verifier, in->verifier, N4_VERIFIER_SIZE);
 	c->who = in->who;
+	c->addr = in->addr;
 	c->cs_seq = 1;
 	c->renewed = now_secs();
 	TAILQ_INIT(&c->sessions);
@@ -603,6 +605,7 @@ n4_reclaim_complete(const struct n4_slot_ref *ref)
 	if ((c = ref->session->clp) != NULL) {
 		r = c->reclaim_complete ? N4_COMPLETE_ALREADY : N4_OK;
 		c->reclaim_complete = 1;
+		n4_recover_reclaimed(c->owner, c->ownerlen);
 	}
 	pthread_mutex_unlock(&n4_lock);
 	return r;
@@ -674,6 +677,27 @@ n4_clients_reset(void)
 	while ((c = TAILQ_FIRST(&all_clients)) != NULL)
 		client_destroy(c);
 	next_client = next_session = 1;
+	pthread_mutex_unlock(&n4_lock);
+}
+
+void
+n4_clients_foreach(void (*fn)(void *arg, const struct n4_client_info *ci), void *arg)
+{
+	time_t now = now_secs();
+	struct n4_client_info ci;
+	const struct n4_client *c;
+
+	pthread_mutex_lock(&n4_lock);
+	TAILQ_FOREACH(c, &all_clients, link) {
+		ci.clientid = c->clientid;
+		ci.owner = c->owner;
+		ci.ownerlen = c->ownerlen;
+		ci.addr = c->addr;
+		ci.confirmed = c->confirmed;
+		ci.sessions = c->nsessions;
+		ci.idle_secs = (unsigned)(now - c->renewed);
+		fn(arg, &ci);
+	}
 	pthread_mutex_unlock(&n4_lock);
 }
 

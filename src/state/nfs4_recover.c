@@ -23,6 +23,7 @@ struct owner {
 	size_t len;
 	uint8_t *bytes;
 	int back;		/* last run's: came back in this one */
+	int done;		/* last run's: said RECLAIM_COMPLETE */
 };
 
 struct owner_set {
@@ -208,6 +209,30 @@ n4_recover_remove(const void *owner, size_t len)
 		dirty = 1;
 	}
 	pthread_mutex_unlock(&rec_lock);
+}
+
+void
+n4_recover_reclaimed(const void *owner, size_t len)
+{
+	struct owner *o;
+
+	pthread_mutex_lock(&rec_lock);
+	if ((o = find(&last_run, owner, len)) != NULL)
+		o->done = 1;
+	pthread_mutex_unlock(&rec_lock);
+}
+
+int
+n4_recover_all_reclaimed(void)
+{
+	int all = 1;
+
+	pthread_mutex_lock(&rec_lock);
+	for (size_t i = 0; i < last_run.n; i++)
+		if (!last_run.v[i].done)
+			all = 0;
+	pthread_mutex_unlock(&rec_lock);
+	return all;
 }
 
 void

@@ -22,6 +22,10 @@ int n4_recover_was_client(const void *owner, size_t len);
 int n4_recover_add(const void *owner, size_t len);
 /* owner holds nothing any more; written out by the next n4_recover_flush. */
 void n4_recover_remove(const void *owner, size_t len);
+/* owner said RECLAIM_COMPLETE: it has nothing more to reclaim. */
+void n4_recover_reclaimed(const void *owner, size_t len);
+/* Has every client of the last run said RECLAIM_COMPLETE (the grace period may end)? */
+int n4_recover_all_reclaimed(void);
 /*
  * Once a second or so: writes out what n4_recover_remove changed, and
  * when the grace period is over, forgets the last run's clients that did
