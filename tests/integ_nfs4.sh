@@ -1129,6 +1129,14 @@ expect_eq "usernfsctl: no SEQUENCE among them" "$(jdelta nfs4ops 4 SEQUENCE .cal
 expect_eq "usernfsctl: 4000 more NFS v4 COMPOUNDs" "$(jdelta NFS 4 COMPOUND .calls)" 4000
 run_expect "usernfsctl stats shows the nfs4ops table" '^RECLAIM_COMPLETE +[1-9]' \
 	"$USERNFSCTL" -s "$CTL_SOCK" stats
+run_expect "usernfsctl stats shows the NFSv4 state against its bounds" '^  sessions +[0-9]' \
+	"$USERNFSCTL" -s "$CTL_SOCK" stats
+run4 exchange_id "integ listed owner" ++ create_session
+run_expect "usernfsctl clients lists a v4 client with its owner, address and session" \
+	'^[0-9a-f]{16} 127\.0\.0\.1 +yes +1 +[0-9]+  integ listed owner$' \
+	"$USERNFSCTL" -s "$CTL_SOCK" clients
+run_expect "... and its JSON" '"owner":"integ listed owner","confirmed":true,"sessions":1' \
+	"$USERNFSCTL" -s "$CTL_SOCK" clients --json
 
 # ---------------------------------------------------------------------------
 # 9. confirmed clients with sessions: sessions stop at the cache budget

@@ -1,6 +1,7 @@
 /*
  * `usernfsctl clients`: the table of clients seen (rpc/clients.h), each
- * with the mounts MOUNT recorded for it (exports/rmtab.h), as text or JSON.
+ * with the mounts MOUNT recorded for it (exports/rmtab.h), and NFSv4's
+ * client records with their owner strings, as text or JSON.
  */
 #include "config.h"
 
@@ -10,6 +11,8 @@
 #include "clients_print.h"
 #include "exports/rmtab.h"
 #include "rpc/clients.h"
+#include "sockaddr.h"
+#include "state/nfs4_clients.h"
 
 struct mount_pair {
 	char host[64];
@@ -87,6 +90,67 @@ print_mounts(FILE *out, const struct mounts *m, const char *host, int json)
 		fputs("-", out);
 }
 
+/* ---- NFSv4 client records (state/nfs4_clients.h) ---- */
+
+struct v4_print {
+	FILE *out;
+	int json;
+	unsigned n;
+};
+
+/* co_ownerid as text where it is text (Linux: "Linux NFSv4.2 host"), else hex. */
+static void
+owner_text(const uint8_t *p, size_t len, char *buf, size_t size)
+{
+	size_t i, o = 0;
+	int text = len > 0;
+
+	for (i = 0; i < len; i++)
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			text = 0;
+	for (i = 0; i < len && o + 3 < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, text ? "%c" : "%02x", p[i]);
+	buf[o] = '\0';
+}
+
+static void
+print_one_v4(void *arg, const struct n4_client_info *ci)
+{
+	struct v4_print *vp = arg;
+	char addr[64], owner[2 * 1024 + 1];
+
+	sockaddr_text(&ci->addr, addr, sizeof(addr));
+	owner_text(ci->owner, ci->ownerlen, owner, sizeof(owner));
+	if (vp->json) {
+		fprintf(vp->out, "%s{\"clientid\":\"%016llx\",\"address\":", vp->n ? "," : "",
+		    (unsigned long long)ci->clientid);
+		json_str(vp->out, addr);
+		fputs(",\"owner\":", vp->out);
+		json_str(vp->out, owner);
+		fprintf(vp->out, ",\"confirmed\":%s,\"sessions\":%u,\"idle_s\":%u}",
+		    ci->confirmed ? "true" : "false", ci->sessions, ci->idle_secs);
+	} else {
+		if (vp->n == 0)
+			fprintf(vp->out, "\nNFSv4 clients:\n%-16s %-39s %-9s %8s %6s  %s\n", "CLIENTID",
+			    "ADDRESS", "CONFIRMED", "SESSIONS", "IDLE_S", "OWNER");
+		fprintf(vp->out, "%016llx %-39s %-9s %8u %6u  %s\n", (unsigned long long)ci->clientid,
+		    addr, ci->confirmed ? "yes" : "no", ci->sessions, ci->idle_secs, owner);
+	}
+	vp->n++;
+}
+
+static void
+print_v4(FILE *out, int json)
+{
+	struct v4_print vp = { out, json, 0 };
+
+	if (json)
+		fputs(",\"nfs4_clients\":[", out);
+	n4_clients_foreach(print_one_v4, &vp);
+	if (json)
+		fputs("]", out);
+}
+
 void
 clients_print(FILE *out, int json)
 {
@@ -146,7 +210,10 @@ clients_print(FILE *out, int json)
 		}
 	}
 	if (json)
-		fputs("]}\n", out);
+		fputs("]", out);
+	print_v4(out, json);
+	if (json)
+		fputs("}\n", out);
 	free(m.v);
 	free(v);
 }

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #define N4_MAX_CLIENTS		1024
 #define N4_MAX_SESSIONS_CLIENT	8
@@ -59,6 +60,7 @@ struct n4_exchange_in {
 	uint8_t verifier[N4_VERIFIER_SIZE];
 	struct n4_principal who;
 	int update;		/* EXCHGID4_FLAG_UPD_CONFIRMED_REC_A */
+	struct sockaddr_storage addr;	/* where it came from, for usernfsctl clients */
 };
 
 struct n4_exchange_out {
@@ -162,5 +164,18 @@ struct n4_counts {
 	size_t cache_reserved;
 };
 void n4_clients_count(struct n4_counts *c);
+
+/* One client record, for usernfsctl clients. */
+struct n4_client_info {
+	uint64_t clientid;
+	const uint8_t *owner;		/* co_ownerid: valid during the call only */
+	size_t ownerlen;
+	struct sockaddr_storage addr;	/* of its last EXCHANGE_ID */
+	int confirmed;
+	unsigned sessions;
+	unsigned idle_secs;		/* since it last renewed its lease */
+};
+/* fn for each client record (the table's lock is held: fn must not call back in). */
+void n4_clients_foreach(void (*fn)(void *arg, const struct n4_client_info *ci), void *arg);
 
 #endif
