@@ -4,7 +4,8 @@
  * QEMU guest against mounts of knfsd's and usernfsd's sync and async
  * exports, to show what durable metadata costs each server.
  *
- *   fsmeta [-n FILES] [-k SMALLFILES] [-s KIB] [-c CHUNK] [-p PREFIX] NAME=DIR...
+ *   fsmeta [-n FILES] [-k SMALLFILES] [-s KIB] [-c CHUNK] [-p PREFIX] [-r] [-a]
+ *          [-l SUBDIR [-L ENTRIES]] NAME=DIR...
  *
  * In a fresh directory DIR/fsmeta.PID of each target, one call after
  * another:
@@ -20,6 +21,20 @@
  *              client writes them back at close: WRITE, COMMIT, as cp of
  *              many small files does)
  * These are the calls a `sync` export makes durable before it replies.
+ * With -r, then (guest-bench.sh's per-version runs):
+ *   smallread  after sync and drop_caches (the client's cache cold), each
+ *              small file opened, read whole (checked) and closed: LOOKUP
+ *              or OPEN, ACCESS, READ
+ * With -l SUBDIR, last:
+ *   lsl        what ls -l does with DIR/SUBDIR (a directory that is already
+ *              there, beside fsmeta.PID, not in it), after drop_caches:
+ *              readdir, and lstat of every entry (fstatat
+ *              AT_SYMLINK_NOFOLLOW); entries/s.  With -L, any other count
+ *              of entries (. and .. not counted) is an error.  Not in
+ *              turns: one whole listing per target, in the order given,
+ *              each after drop_caches (see run_lsl).
+ * With -a, NAME.meta.ops_s too: the six metadata phases' operations over
+ * their summed time (the metadata mix as one number).
  *
  * The targets take turns, CHUNK operations at a time, and the one that
  * goes first rotates: the guest shares a busy host, whose load drifts,
@@ -33,6 +48,7 @@
  * first failed call, naming it; no rates are printed then.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -44,12 +60,18 @@
 
 #define MAX_TARGETS 8
 #define NPHASES 7
+#define NMETA 6         /* phases[0..5]: the metadata mix */
 
 struct target {
 	const char *name;
+	const char *base;       /* DIR of NAME=DIR */
 	char dir[4096];
 	int dfd;
 	double secs[NPHASES];
+	double read_secs;       /* -r: smallread */
+	double lsl_secs;        /* -l: lsl */
+	long lsl_entries;
+	DIR *lsl_dir;
 };
 
 /* One operation on item i in a target's directory; dies on failure. */
@@ -153,6 +175,35 @@ static void op_smallcopy(struct target *t, long i)
 		die(t, "close", n);
 }
 
+/* -r: a small file read back whole and checked (the client's cache cold) */
+static void op_smallread(struct target *t, long i)
+{
+	static char *rbuf;
+	char n[24];
+	ssize_t got;
+	size_t have = 0;
+	int fd;
+
+	if (!rbuf && !(rbuf = malloc(small_len + 1))) {
+		perror("fsmeta: malloc");
+		exit(1);
+	}
+	name_of(n, sizeof(n), 's', i);
+	if ((fd = openat(t->dfd, n, O_RDONLY)) < 0)
+		die(t, "open", n);
+	while ((got = read(fd, rbuf + have, small_len + 1 - have)) > 0)
+		have += (size_t)got;
+	if (got < 0)
+		die(t, "read", n);
+	if (have != small_len || memcmp(rbuf, small_buf, small_len) != 0) {
+		fprintf(stderr, "fsmeta: %s: %s/%s: read back %zu bytes, not the %zu written\n",
+			t->name, t->dir, n, have, small_len);
+		exit(1);
+	}
+	if (close(fd) < 0)
+		die(t, "close", n);
+}
+
 static const struct phase phases[NPHASES] = {
 	{ "create", op_create, 0 }, { "setattr", op_setattr, 0 }, { "rename", op_rename, 0 },
 	{ "remove", op_remove, 0 }, { "mkdir", op_mkdir, 0 }, { "rmdir", op_rmdir, 0 },
@@ -184,6 +235,106 @@ static void run_phase(int p, long n, long chunk)
 	fflush(stdout);
 }
 
+/* Dirty data out, then every clean page, dentry and inode dropped: the
+ * NFS client's caches (and the servers' page caches) are cold.  The
+ * guest runs this as root; elsewhere a failure is only reported. */
+static void drop_caches(void)
+{
+	int fd;
+
+	sync();
+	if ((fd = open("/proc/sys/vm/drop_caches", O_WRONLY)) < 0 || write(fd, "3\n", 2) != 2)
+		fprintf(stderr, "fsmeta: cannot drop caches: %s (the read is warm)\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* -r: the small files read back, taking turns as run_phase does */
+static void run_smallread(long k, long chunk)
+{
+	drop_caches();
+	for (long c = 0; c * chunk < k; c++) {
+		long from = c * chunk, to = from + chunk < k ? from + chunk : k;
+
+		for (int j = 0; j < ntargets; j++) {
+			struct target *t = &targets[(c + j) % ntargets];
+			double t0 = now();
+
+			for (long i = from; i < to; i++)
+				op_smallread(t, i);
+			t->read_secs += now() - t0;
+		}
+	}
+	for (int j = 0; j < ntargets; j++)
+		printf("fsmeta: %-9s %-16s %9.1f /s  (%ld in %.2f s)\n", "smallread", targets[j].name,
+		       k / targets[j].read_secs, k, targets[j].read_secs);
+	fflush(stdout);
+}
+
+/* Up to CHUNK entries of t's listing: readdir, lstat each.  0 at the end. */
+static int lsl_chunk(struct target *t, long chunk)
+{
+	struct dirent *de;
+	struct stat st;
+	double t0 = now();
+	int more = 1;
+
+	for (long i = 0; i < chunk; ) {
+		errno = 0;
+		if (!(de = readdir(t->lsl_dir))) {
+			if (errno)
+				die(t, "readdir", ".");
+			more = 0;
+			break;
+		}
+		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if (fstatat(dirfd(t->lsl_dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			die(t, "lstat", de->d_name);
+		t->lsl_entries++;
+		i++;
+	}
+	t->lsl_secs += now() - t0;
+	return more;
+}
+
+/* -l: ls -l of BASE/SUBDIR on every target, one whole listing after the
+ * other, each after drop_caches.  Not in turns: interleaved listings
+ * would put the other targets' time between an entry's READDIR(PLUS) and
+ * its lstat, and past the client's attribute timeout (acregmin, 3 s) every
+ * lstat becomes a GETATTR of its own (20,000 entries in six turns: 20x
+ * slower).  Whoever calls fsmeta rotates the order of the targets. */
+static void run_lsl(const char *sub, long expect)
+{
+	for (int j = 0; j < ntargets; j++) {
+		struct target *t = &targets[j];
+		char path[4096];
+		double t0;
+		int fd;
+
+		drop_caches();
+		t0 = now();
+		snprintf(path, sizeof(path), "%s/%s", t->base, sub);
+		if ((fd = open(path, O_RDONLY | O_DIRECTORY)) < 0 || !(t->lsl_dir = fdopendir(fd))) {
+			fprintf(stderr, "fsmeta: %s: opendir %s: %s\n", t->name, path, strerror(errno));
+			exit(1);
+		}
+		t->lsl_secs += now() - t0;
+		while (lsl_chunk(t, 1L << 30))
+			;
+		closedir(t->lsl_dir);
+		if (expect >= 0 && t->lsl_entries != expect) {
+			fprintf(stderr, "fsmeta: %s: %s/%s: %ld entries listed, not %ld\n",
+				t->name, t->base, sub, t->lsl_entries, expect);
+			exit(1);
+		}
+	}
+	for (int j = 0; j < ntargets; j++)
+		printf("fsmeta: %-9s %-16s %9.1f /s  (%ld in %.2f s)\n", "lsl", targets[j].name,
+		       targets[j].lsl_entries / targets[j].lsl_secs, targets[j].lsl_entries, targets[j].lsl_secs);
+	fflush(stdout);
+}
+
 static void add_target(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -194,6 +345,7 @@ static void add_target(const char *arg)
 		exit(2);
 	}
 	t->name = strndup(arg, (size_t)(eq - arg));
+	t->base = eq + 1;
 	snprintf(t->dir, sizeof(t->dir), "%s/fsmeta.%d", eq + 1, (int)getpid());
 	if (mkdir(t->dir, 0755) < 0 || (t->dfd = open(t->dir, O_RDONLY | O_DIRECTORY)) < 0)
 		die(t, "mkdir", ".");
@@ -215,10 +367,11 @@ static void cleanup(struct target *t, long k)
 		die(t, "rmdir", ".");
 }
 
-static void print_results(const char *prefix, long n, long k, long kib)
+static void print_results(const char *prefix, long n, long k, long kib, int rd, int lsl, int all)
 {
 	for (int i = 0; i < ntargets; i++) {
 		const struct target *t = &targets[i];
+		double meta = 0;
 
 		for (int p = 0; p < NPHASES; p++) {
 			if (phases[p].small) {
@@ -229,23 +382,40 @@ static void print_results(const char *prefix, long n, long k, long kib)
 				printf("%s%s.%s.ops_s=%.1f\n", prefix, t->name, phases[p].key, n / t->secs[p]);
 			}
 		}
+		for (int p = 0; p < NMETA; p++)
+			meta += t->secs[p];
+		if (all)
+			printf("%s%s.meta.ops_s=%.1f\n", prefix, t->name, NMETA * n / meta);
+		if (rd) {
+			printf("%s%s.smallread.files_s=%.1f\n", prefix, t->name, k / t->read_secs);
+			printf("%s%s.smallread.mib_s=%.2f\n", prefix, t->name, k * kib / 1024.0 / t->read_secs);
+		}
+		if (lsl) {
+			printf("%s%s.lsl.entries_s=%.1f\n", prefix, t->name, t->lsl_entries / t->lsl_secs);
+			printf("%s%s.lsl.entries=%ld\n", prefix, t->name, t->lsl_entries);
+		}
 	}
 }
 
 static void usage(void)
 {
-	fputs("usage: fsmeta [-n FILES] [-k SMALLFILES] [-s KIB] [-c CHUNK] [-p PREFIX] NAME=DIR...\n", stderr);
+	fputs("usage: fsmeta [-n FILES] [-k SMALLFILES] [-s KIB] [-c CHUNK] [-p PREFIX] [-r] [-a]\n"
+	      "              [-l SUBDIR [-L ENTRIES]] NAME=DIR...\n", stderr);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	long n = 200, k = 100, kib = 64, chunk = 20;
-	const char *prefix = "";
-	int c;
+	long n = 200, k = 100, kib = 64, chunk = 20, lsl_expect = -1;
+	const char *prefix = "", *lsl = NULL;
+	int c, rd = 0, all = 0;
 
-	while ((c = getopt(argc, argv, "n:k:s:c:p:")) != -1) {
+	while ((c = getopt(argc, argv, "n:k:s:c:p:ral:L:")) != -1) {
 		switch (c) {
+		case 'r': rd = 1; break;
+		case 'a': all = 1; break;
+		case 'l': lsl = optarg; break;
+		case 'L': lsl_expect = atol(optarg); break;
 		case 'n': n = atol(optarg); break;
 		case 'k': k = atol(optarg); break;
 		case 's': kib = atol(optarg); break;
@@ -267,8 +437,12 @@ int main(int argc, char **argv)
 
 	for (int p = 0; p < NPHASES; p++)
 		run_phase(p, phases[p].small ? k : n, chunk);
+	if (rd)
+		run_smallread(k, chunk);
 	for (int i = 0; i < ntargets; i++)
 		cleanup(&targets[i], k);
-	print_results(prefix, n, k, kib);
+	if (lsl)
+		run_lsl(lsl, lsl_expect);
+	print_results(prefix, n, k, kib, rd, lsl != NULL, all);
 	return 0;
 }

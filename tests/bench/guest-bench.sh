@@ -5,7 +5,8 @@
 # with a disk (run-guest -d IMAGE, an ext4 made on the host), both
 # serving that ext4 with a sync and with an async export.
 #
-#   guest-bench.sh [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] USERNFSD [DD_MIB [BONNIE_ARGS...]]
+#   guest-bench.sh [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]]
+#                  USERNFSD [DD_MIB [BONNIE_ARGS...]]
 #
 # For each server: mount (vers=3, tcp, nolock, same options for both),
 # dd a DD_MIB file (write + fsync, then read after dropping the caches),
@@ -29,6 +30,25 @@
 # USERNFSD_MOUNT_OPTS, when set, is added to those mount options, and
 # USERNFSD_DAEMON_ARGS to usernfsd's command line (for experiments:
 # rsize=131072,wsize=131072; --threads 4 ...).
+# With -V VERSIONS (e.g. "3 4.1"; and -f FSMETA), the NFS versions side by
+# side: knfsd, a usernfsd of its own (--nfs-versions 3,4.1,4.2, ports
+# 42149/42148) and nfs-ganesha (FSAL VFS, Protocols 3 and 4, ports
+# 43049/43048, when ganesha.nfsd is installed) export a directory each of
+# the same tmpfs, each mounted once per version (vers=3 as above; vers=4.1:
+# no MOUNT, no NLM, the export's full path through the server's pseudo
+# file system, vers=4.1,proto=tcp,port=PORT), all at once; REPS rounds of:
+# one FSMETA -r -a -l over all of them, taking turns (the metadata mix,
+# FILES each, as one number too: meta.ops_s; SMALLFILES files of 64 KiB
+# written, smallcopy, and read back cold, smallread; then one after the
+# other, each cold, ls -l of a directory of ENTRIES (-L, 2000) empty files
+# made on the tmpfs beforehand, one per server and version, lsl.entries_s),
+# then dd as above on each mount in turn; the first target rotates by round.
+# Keys guest.SERVER_vV.repN.KEY and their medians guest.SERVER_vV.KEY, V
+# the version without its dot (knfsd_v3, usernfsd_v41, ganesha_v41, ...);
+# guest.SERVER_vV.error=... for a target that failed.  knfsd serves 4.x
+# only when VERSIONS names it (rpc.nfsd -N 4.0 instead of -N 4), and the
+# runs wait out its 10 s v4 grace period.  -O: only these runs (no dd and
+# bonnie++ rounds, no ext4 disk, no locks).
 # Then locks: with USERNFSD_NFSBENCH set (the nfsbench binary), each
 # server's tmpfs export is mounted again with locking on, and `nfsbench
 # fcntl` times F_SETLK/F_UNLCK pairs through the kernel's NLM client, one
@@ -42,16 +62,27 @@
 # rpcbind and rpc.statd, reached over a veth pair (it is 10.201.0.1, the
 # client 10.201.0.2); knfsd is reached over lo.
 set -u
-fsmeta='' meta_n=200 meta_k=100 reps=3
-while getopts r:f:n:k: opt; do
+fsmeta='' meta_n=200 meta_k=100 reps=3 versions='' lsl_n=2000 only_versions=''
+while getopts r:f:n:k:V:L:O opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	f) fsmeta=$OPTARG ;;
 	n) meta_n=$OPTARG ;;
 	k) meta_k=$OPTARG ;;
-	*) echo "guest-bench: usage: $0 [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
+	V) versions=${OPTARG//,/ } ;;
+	L) lsl_n=$OPTARG ;;
+	O) only_versions=1 ;;
+	*) echo "guest-bench: usage: $0 [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
 	esac
 done
+for v in $versions; do
+	case $v in
+	3|4.1|4.2) ;;
+	*) echo "guest-bench: -V: version '$v' is not 3, 4.1 or 4.2" >&2; exit 2 ;;
+	esac
+done
+# knfsd serves NFSv4 minor versions only when asked to
+case " $versions " in *" 4."*) V4=1 ;; *) V4='' ;; esac
 shift $((OPTIND - 1))
 daemon=$1
 dd_mib=${2:-256}
@@ -65,6 +96,9 @@ disk=$work/disk        # the ext4 on /dev/vda, when there is one
 mnt=$work/mnt
 U_NFS=42049 U_MNT=42048
 K_NFS=2049 K_MNT=20048
+# the per-version runs' usernfsd and nfs-ganesha
+V_NFS=42149 V_MNT=42148
+G_NFS=43049 G_MNT=43048
 nfsbench=${USERNFSD_NFSBENCH:-}
 lock_secs=${USERNFSD_LOCK_SECS:-3}
 
@@ -72,16 +106,17 @@ say() { echo "guest-bench: $*"; }
 kv() { echo "guest.$1=$2"; }
 
 # One repetition's number: printed as guest.SERVER.repN.KEY, and kept in
-# $work/reps for the medians (report_medians).
+# $work/reps (the per-version runs: REPS_FILE) for the medians (report_medians).
 rec() {   # rec SERVER REP KEY VALUE
 	kv "$1.rep$2.$3" "$4"
-	echo "$1 $3 $4" >>"$work/reps"
+	echo "$1 $3 $4" >>"${REPS_FILE:-$work/reps}"
 }
 
 # guest.SERVER.KEY=the median of its repetitions (the numeric ones:
 # bonnie++ writes +++++ for what was too fast to time)
-report_medians() {
-	[ -s "$work/reps" ] || return 0
+report_medians() {   # report_medians [FILE]
+	local f=${1:-$work/reps}
+	[ -s "$f" ] || return 0
 	awk '$3 ~ /^[0-9]+(\.[0-9]+)?$/ { v[$1 "." $2] = v[$1 "." $2] " " $3 }
 	END {
 		for (k in v) {
@@ -90,7 +125,7 @@ report_medians() {
 			m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 			printf "guest.%s=%s\n", k, m == int(m) ? sprintf("%d", m) : sprintf("%.1f", m)
 		}
-	}' "$work/reps" | sort
+	}' "$f" | sort
 }
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
@@ -109,6 +144,10 @@ dd_rate() {   # dd_rate BYTES DD_STDERR
 knfsd_exports() {
 	local o=rw,no_root_squash,no_subtree_check,insecure
 	echo "$exp/k 127.0.0.1($o,fsid=77)"
+	# (-V) with v4: fsid=0, knfsd's v4 root.  Without one, mountd makes a
+	# pseudo root of "/", which here is the guest's overlay: no file
+	# handles, and v4 mounts of the full path fail (ENOENT).
+	[ -z "$versions" ] || echo "$exp/vk 127.0.0.1($o,fsid=$([ -n "$V4" ] && echo 0 || echo 80))"
 	[ -z "$DISK" ] || printf '%s\n' "$disk/k-sync 127.0.0.1($o,sync,fsid=78)" \
 		"$disk/k-async 127.0.0.1($o,async,fsid=79)"
 }
@@ -124,8 +163,9 @@ start_knfsd() {
 		knfsd_exports >/etc/exports &&
 		exportfs -ra &&
 		rpc.mountd --port $K_MNT --no-nfs-version 2 &&
-		rpc.nfsd --port $K_NFS --no-nfs-version 4 8
+		rpc.nfsd --port $K_NFS --no-nfs-version "$([ -n "$V4" ] && echo 4.0 || echo 4)" 8
 	} >"$log" 2>&1 || { KNFSD_ERR=$(tail -n 3 "$log" | tr '\n' ' '); return 1; }
+	K_T0=$(date +%s)
 }
 
 start_usernfsd() {
@@ -332,16 +372,294 @@ tmpfs_runs() {
 	report_medians
 }
 
+# ---- the NFS versions side by side (-V): knfsd, usernfsd, nfs-ganesha ----
+
+# usernfsd for these runs: its own instance, serving v3 and v4.1/4.2, its
+# own ports, state and control socket (the other one has the default)
+start_usernfsd_v() {
+	echo "$exp/vu 127.0.0.1(rw,no_root_squash,insecure)" >"$work/exports-v"
+	mkdir -p "$work/state-v"
+	# shellcheck disable=SC2086 # USERNFSD_DAEMON_ARGS: words, for experiments
+	"$daemon" --foreground --no-rpcbind --exports "$work/exports-v" --state-dir "$work/state-v" \
+		--control "$work/uv.sock" --nfs-versions 3,4.1,4.2 --pidfile "$work/uv.pid" \
+		--nfs-port $V_NFS --mount-port $V_MNT ${USERNFSD_DAEMON_ARGS:-} >"$work/usernfsd-v.log" 2>&1 &
+	for _ in $(seq 100); do
+		[ -s "$work/uv.pid" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# nfs-ganesha as on the host (FSAL VFS, TCP only, 1 MiB transfers), with
+# NFSv4 too; no NLM (the v3 mounts are nolock, and the kernel's lockd has
+# NLM in this rpcbind), numeric owners as knfsd and usernfsd send them.
+# It gives up when it cannot register with rpcbind, where knfsd holds NFS
+# and MOUNT: those entries go (every mount here names its ports; knfsd's
+# NLM and statd's entries stay, for the lock runs).
+start_ganesha() {
+	local i p v
+	command -v ganesha.nfsd >/dev/null 2>&1 || { GANESHA_ERR="ganesha.nfsd is not installed"; return 1; }
+	rpcinfo -p 127.0.0.1 >/dev/null 2>&1 || rpcbind || { GANESHA_ERR="no rpcbind"; return 1; }
+	for p in 100003 100005 100227; do
+		for v in 1 2 3 4; do rpcinfo -d $p $v >/dev/null 2>&1; done
+	done
+	mkdir -p "$work/ganesha-recov" /run/ganesha
+	cat >"$work/ganesha.conf" <<-EOF
+	NFS_CORE_PARAM {
+		Protocols = 3, 4;
+		NFS_Port = $G_NFS;
+		MNT_Port = $G_MNT;
+		Enable_NLM = false;
+		Enable_RQUOTA = false;
+		Enable_UDP = false;
+	}
+	NFSV4 {
+		Graceless = true;
+		RecoveryRoot = $work/ganesha-recov;
+		Only_Numeric_Owners = true;
+	}
+	EXPORT {
+		Export_Id = 1;
+		Path = $exp/vg;
+		Pseudo = $exp/vg;
+		Access_Type = RW;
+		Squash = No_Root_Squash;
+		Protocols = 3, 4;
+		Transports = TCP;
+		SecType = sys;
+		MaxRead = 1048576;
+		MaxWrite = 1048576;
+		FSAL { Name = VFS; }
+	}
+	EOF
+	ganesha.nfsd -F -L "$work/ganesha.log" -f "$work/ganesha.conf" -p /run/ganesha/ganesha.pid \
+		-N NIV_EVENT </dev/null >"$work/ganesha.out" 2>&1 &
+	G_PID=$!
+	for i in $(seq 300); do
+		kill -0 "$G_PID" 2>/dev/null || break
+		(exec 3<>"/dev/tcp/127.0.0.1/$G_NFS") 2>/dev/null && return 0
+		sleep 0.2
+	done
+	GANESHA_ERR="did not come up: $(tail -n 3 "$work/ganesha.log" "$work/ganesha.out" 2>/dev/null | tr '\n' ' ')"
+	kill "$G_PID" 2>/dev/null
+	return 1
+}
+
+vtag() { echo "${1}_v${2//./}"; }    # vtag SERVER VERSION: usernfsd_v41
+vexport() { echo "$exp/v${1:0:1}"; } # the tmpfs directory SERVER exports here
+
+vports() {   # vports SERVER: its NFS and MOUNT ports for these runs
+	case $1 in
+	knfsd) echo "$K_NFS $K_MNT" ;;
+	usernfsd) echo "$V_NFS $V_MNT" ;;
+	ganesha) echo "$G_NFS $G_MNT" ;;
+	esac
+}
+
+vmount() {   # vmount SERVER VERSION MOUNTPOINT
+	local p m o
+	read -r p m <<<"$(vports "$1")"
+	case $2 in
+	3) o="vers=3,proto=tcp,port=$p,mountport=$m,mountproto=tcp,nolock" ;;
+	*) o="vers=$2,proto=tcp,port=$p" ;;
+	esac
+	# knfsd's v4 path is relative to its fsid=0 export (knfsd_exports), the
+	# others' the export's full path through their pseudo file system
+	if [ "$1" = knfsd ] && [ "$2" != 3 ]; then set -- "$1" "$2" "$3" /; else set -- "$1" "$2" "$3" "$(vexport "$1")"; fi
+	timeout 120 mount -t nfs -o "$o${USERNFSD_MOUNT_OPTS:+,$USERNFSD_MOUNT_OPTS}" "127.0.0.1:$4" "$3" 2>&1
+}
+
+# What a failed target's server logged last (the report wants it)
+vdiag() {   # vdiag SERVER
+	local f
+	case $1 in
+	usernfsd) f=$work/usernfsd-v.log ;;
+	ganesha) f=$work/ganesha.log ;;
+	*) dmesg | tail -n 10 | sed 's/^/guest-bench:   dmesg: /'; return ;;
+	esac
+	tail -n 15 "$f" 2>/dev/null | sed "s/^/guest-bench:   $1 log: /"
+}
+
+vdd() {   # vdd TAG DIR REP: dd write + fsync, then read cold, on DIR
+	local bytes=$((dd_mib * 1048576)) out r w
+	out=$(timeout -s KILL 600 dd if=/dev/zero of="$2/dd.bin" bs=1M count="$dd_mib" conv=fsync 2>&1) &&
+		r=$(dd_rate $bytes "$out") || { kv "$1.error" "round $3: dd write failed: $(tail -n 1 <<<"$out")"; return 1; }
+	rec "$1" "$3" dd_write.mib_s "$r"
+	w=$r
+	drop_caches
+	out=$(timeout -s KILL 600 dd if="$2/dd.bin" of=/dev/null bs=1M 2>&1) &&
+		r=$(dd_rate $bytes "$out") || { kv "$1.error" "round $3: dd read failed: $(tail -n 1 <<<"$out")"; return 1; }
+	rec "$1" "$3" dd_read.mib_s "$r"
+	say "$1 ($3/$reps): dd write (fsync) $w MiB/s, read (cold) $r MiB/s"
+	rm -f "$2/dd.bin"
+}
+
+# One round's fsmeta over every mount of targets[] (tags[]: TAG:SERVER:MOUNT).
+# A target that fails (fsmeta names it) or hangs (its mount does not
+# answer a stat in 10 s once fsmeta was killed) is reported with its
+# server's log, dropped for the rest of the runs (DEAD), and the round
+# run again without it.
+vfsmeta() {   # vfsmeta REP
+	local rep=$1 i k val out bad t tries=0 rt
+	while [ ${#targets[@]} -gt 0 ] && [ $tries -lt 6 ]; do
+		tries=$((tries + 1))
+		# the first target rotates by round (the ls -l listings go one
+		# after the other in this order)
+		rt=()
+		for ((i = 0; i < ${#targets[@]}; i++)); do rt+=("${targets[(i + rep - 1) % ${#targets[@]}]}"); done
+		timeout -s KILL $((600 + meta_n + meta_k + lsl_n / 50)) "$fsmeta" -n "$meta_n" -k "$meta_k" -r -a \
+			-l big -L "$lsl_n" -p v. "${rt[@]}" >"$work/vfsmeta.out" 2>&1
+		i=$?
+		if [ $i -eq 0 ]; then
+			sed -n "s/^fsmeta: /guest-bench: versions ($rep\/$reps): /p" "$work/vfsmeta.out"
+			while IFS='=' read -r k val; do
+				k=${k#v.}
+				rec "${k%%.*}" "$rep" "${k#*.}" "$val"
+			done <<<"$(grep '^v\.' "$work/vfsmeta.out")"
+			return 0
+		fi
+		out=$(grep -v '^fsmeta: [a-z]* ' "$work/vfsmeta.out" | tail -n 2 | tr '\n' ' ')
+		bad=''
+		if [ $i -eq 137 ]; then
+			out="killed after $((600 + meta_n + meta_k + lsl_n / 50)) s (a hang?) $out"
+			for t in "${tags[@]}"; do
+				timeout -s KILL 10 stat "${t##*:}/." >/dev/null 2>&1 || bad="$bad ${t%%:*}"
+			done
+		else
+			bad=$(sed -n 's/^fsmeta: \([a-z0-9_]*\): .*/\1/p' "$work/vfsmeta.out" | head -n 1)
+		fi
+		say "versions: fsmeta failed in round $rep (exit $i): $out"
+		[ -n "$bad" ] || { kv versions.error "round $rep: fsmeta failed (exit $i): $out"; return 1; }
+		local nt=() ng=()
+		for t in "${tags[@]}"; do
+			if [[ " $bad " == *" ${t%%:*} "* ]]; then
+				kv "${t%%:*}.error" "round $rep: fsmeta (exit $i): $out"
+				say "${t%%:*}: dropped from the runs; its server's log:"
+				vdiag "$(cut -d: -f2 <<<"$t")"
+				DEAD="$DEAD ${t%%:*}"
+			else
+				ng+=("$t")
+				k=${t%%:*}
+				nt+=("$k=$(cut -d: -f3 <<<"$t")/v${k##*_v}")
+			fi
+		done
+		tags=("${ng[@]}") targets=("${nt[@]}")
+	done
+	return 1
+}
+
+version_runs() {
+	local rep s v t m out i order vservers=''
+	targets=() tags=()
+	[ -n "$versions" ] || return 0
+	if [ -z "$fsmeta" ]; then
+		say "versions: no fsmeta (-f): no per-version runs"
+		kv versions.error "no fsmeta"
+		return 0
+	fi
+	REPS_FILE=$work/vreps DEAD=''
+	: >"$REPS_FILE"
+	mkdir -p "$exp/vk" "$exp/vu" "$exp/vg"
+	[ -z "$K_UP" ] || vservers=knfsd
+	if start_usernfsd_v; then
+		vservers="$vservers usernfsd"
+	else
+		say "versions: usernfsd did not start: $(tail -n 3 "$work/usernfsd-v.log" | tr '\n' ' ')"
+		kv usernfsd_versions.error "usernfsd --nfs-versions 3,4.1,4.2 did not start"
+	fi
+	GANESHA_ERR='' G_PID=''
+	if start_ganesha; then
+		vservers="$vservers ganesha"
+	else
+		say "versions: nfs-ganesha could not be started: $GANESHA_ERR"
+		kv ganesha.error "cannot start nfs-ganesha: $GANESHA_ERR"
+	fi
+	[ -z "$K_UP" ] || say "versions: knfsd serves $(cat /proc/fs/nfsd/versions 2>/dev/null)"
+	# A directory per version in each server's export, for fsmeta's own
+	# (one mount each), and in it the large directory for ls -l, made on
+	# the tmpfs itself, not over NFS: one per version, so that no listing
+	# finds the server's own cache (nfs-ganesha's, usernfsd's: drop_caches
+	# does not reach them) warmed by the other version's.
+	for s in $vservers; do
+		for v in $versions; do
+			m=$(vexport "$s")/v${v//./}
+			mkdir -p "$m/big"
+			(cd "$m/big" && seq -f 'e%06g' 1 "$lsl_n" | xargs touch) ||
+				{ say "versions: cannot make $lsl_n files in $m/big"; return 1; }
+		done
+	done
+	# knfsd's NFSv4 grace period (10 s from its start): OPENs wait it out
+	if [ -n "$K_UP" ] && [ -n "$V4" ]; then
+		i=$(( K_T0 + 15 - $(date +%s) ))
+		[ "$i" -le 0 ] || { say "versions: waiting ${i} s for knfsd's grace period to end"; sleep "$i"; }
+	fi
+	say "versions: $versions; servers:$(for s in $vservers; do printf ' %s' "$s"; done); $reps rounds of fsmeta -n $meta_n -k $meta_k (read back) -l ($lsl_n entries), then dd $dd_mib MiB on each"
+	for rep in $(seq "$reps"); do
+		targets=() tags=()
+		for s in $vservers; do
+			for v in $versions; do
+				t=$(vtag "$s" "$v")
+				[[ " $DEAD " != *" $t "* ]] || continue
+				m=$mnt-$t
+				mkdir -p "$m"
+				if out=$(vmount "$s" "$v" "$m"); then
+					if ! grep -q " $m nfs4\\? .*vers=${v}," /proc/mounts; then
+						say "$t: mounted, but not as version $v: $(grep " $m " /proc/mounts)"
+						kv "$t.error" "round $rep: mounted, but not as version $v"
+						umount "$m"
+						continue
+					fi
+					[ "$rep" -gt 1 ] ||
+						say "$t: mounted: $(grep " $m " /proc/mounts | sed 's/.*\(vers=[0-9.]*\).*\(rsize=[0-9]*\),\(wsize=[0-9]*\).*/\1 \2 \3/')"
+					targets+=("$t=$m/v${v//./}")
+					tags+=("$t:$s:$m")
+				else
+					say "$t: mount failed: $out"
+					kv "$t.error" "round $rep: mount failed: $out"
+					[ "$rep" -gt 1 ] || vdiag "$s"
+				fi
+			done
+		done
+		[ ${#targets[@]} -gt 0 ] || break
+		sync
+		vfsmeta "$rep"
+		# dd on each mount in turn, the first rotating by round
+		order=()
+		for ((i = 0; i < ${#tags[@]}; i++)); do order+=("${tags[(i + rep - 1) % ${#tags[@]}]}"); done
+		for i in "${order[@]}"; do
+			IFS=: read -r t s m <<<"$i"
+			[[ " $DEAD " != *" $t "* ]] || continue
+			vdd "$t" "$m/v${t##*_v}" "$rep" || { DEAD="$DEAD $t"; vdiag "$s"; }
+		done
+		for i in "${tags[@]}"; do
+			m=${i##*:}
+			umount "$m" 2>/dev/null || umount -f -l "$m" || say "umount $m failed"
+		done
+	done
+	report_medians "$REPS_FILE"
+	REPS_FILE=
+	# What the kernel client sent usernfsd, per operation, over all the
+	# rounds (v3 and v4 both): calls and time, for whoever reads guest.out
+	if [ -x "$(dirname "$daemon")/usernfsctl" ] && [ -S "$work/uv.sock" ]; then
+		"$(dirname "$daemon")/usernfsctl" -s "$work/uv.sock" stats 2>&1 | sed 's/^/guest-bench: usernfsd stats: /'
+	fi
+	[ -z "$G_PID" ] || { kill -TERM "$G_PID" 2>/dev/null; wait "$G_PID" 2>/dev/null; }
+	[ ! -s "$work/uv.pid" ] || kill -TERM "$(cat "$work/uv.pid")" 2>/dev/null
+}
+
 # /tmp is half the guest's 1 GiB: too small for bonnie's 512 MiB file
 mkdir -p "$exp" "$work/state" "$mnt"
 : >"$work/reps"
 mount -t tmpfs -o size=700m benchfs "$exp" || { say "cannot mount a tmpfs on $exp"; exit 1; }
 mkdir -p "$exp/k" "$exp/u"
+[ -z "$versions" ] || mkdir -p "$exp/vk" "$exp/vu" "$exp/vg"   # before knfsd exports them
 modprobe nfs && modprobe nfsv3 || { say "no NFS client in the guest kernel"; exit 1; }
 
 DISK=
-setup_disk
+[ -n "$only_versions" ] || setup_disk
+[ -n "$only_versions" ] ||
 say "knfsd on $exp/k (port $K_NFS), usernfsd on $exp/u (port $U_NFS); dd ${dd_mib} MiB; bonnie++ ${bonnie_args[*]}; $reps repetitions"
+[ -z "$versions" ] || modprobe nfsv4 || say "no nfsv4 module in the guest kernel"
 KNFSD_ERR='' K_UP='' U_UP=''
 if start_knfsd; then
 	K_UP=1
@@ -351,6 +669,11 @@ else
 fi
 # Both run from here on (on different ports), for the ext4 runs' turns and
 # the tmpfs runs'; each stays idle while the other is measured.
+if [ -n "$only_versions" ]; then
+	version_runs
+	[ -z "$K_UP" ] || rpc.nfsd 0 >/dev/null 2>&1
+	exit 0
+fi
 if start_usernfsd; then
 	U_UP=1
 else
@@ -359,6 +682,7 @@ else
 fi
 disk_runs
 tmpfs_runs
+version_runs
 if [ -n "$K_UP" ]; then
 	[ -z "$nfsbench" ] || { client_lockd_prereqs && run_locks knfsd 127.0.0.1 "$exp/k" $K_NFS $K_MNT; } ||
 		kv knfsd.lock_error "no rpcbind or rpc.statd for the client"
