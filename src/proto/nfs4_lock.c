@@ -19,18 +19,6 @@
 #include "state/locks.h"
 #include "state/nfs4_state.h"
 
-static const nfsstat4 state_status[N4S_NRESULTS] = {
-	[N4S_OK] = NFS4_OK,
-	[N4S_SHARE_DENIED] = NFS4ERR_SHARE_DENIED,
-	[N4S_BAD_STATEID] = NFS4ERR_BAD_STATEID,
-	[N4S_OLD_STATEID] = NFS4ERR_OLD_STATEID,
-	[N4S_STALE_STATEID] = NFS4ERR_STALE_STATEID,
-	[N4S_OPENMODE] = NFS4ERR_OPENMODE,
-	[N4S_LOCKED] = NFS4ERR_LOCKED,
-	[N4S_INVAL] = NFS4ERR_INVAL,
-	[N4S_DELAY] = NFS4ERR_DELAY,
-	[N4S_LOCKS_HELD] = NFS4ERR_LOCKS_HELD,
-};
 
 /* The lock manager's answers (NLM version 4's numbers) as NFSv4 statuses. */
 static nfsstat4
@@ -150,20 +138,6 @@ lock_file(struct n4_compound *c, struct n4_obj *o)
 	return s;
 }
 
-static void
-to_wire(const struct n4_stateid *in, stateid4 *out)
-{
-	out->seqid = in->seqid;
-	memcpy(out->other, in->other, N4_OTHER_SIZE);
-}
-
-static void
-from_wire(const stateid4 *in, struct n4_stateid *out)
-{
-	out->seqid = in->seqid;
-	memcpy(out->other, in->other, N4_OTHER_SIZE);
-}
-
 /* The lock state LOCK's locker names: a new lock owner on an open, or a lock stateid. */
 static nfsstat4
 locker(struct n4_compound *c, const locker4 *l, struct n4_lock_out *out)
@@ -179,13 +153,13 @@ locker(struct n4_compound *c, const locker4 *l, struct n4_lock_out *out)
 
 		if (o->lock_owner.owner.owner_len > N4_LOCK_OWNER_MAX)
 			return NFS4ERR_BADXDR;
-		from_wire(&o->open_stateid, &in.sid);
+		n4_sid_from_wire(&o->open_stateid, &in.sid);
 		in.owner = o->lock_owner.owner.owner_val;
 		in.ownerlen = o->lock_owner.owner.owner_len;
 	} else {
-		from_wire(&l->locker4_u.lock_owner.lock_stateid, &in.sid);
+		n4_sid_from_wire(&l->locker4_u.lock_owner.lock_stateid, &in.sid);
 	}
-	return state_status[n4_lock_get(&in, out)];
+	return n4_state_status(n4_lock_get(&in, out));
 }
 
 static int
@@ -235,10 +209,10 @@ n4_op_lock(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	}
 	/* The stateid's seqid moves only with a lock taken; a new owner denied leaves none. */
 	if (s == NFS4_OK || lo.created) {
-		p = state_status[n4_lock_put(c->clientid, lo.other, s == NFS4_OK, lo.created,
-		    s == NFS4_OK || locks_held(&lc.r), &sid)];
+		p = n4_state_status(n4_lock_put(c->clientid, lo.other, s == NFS4_OK, lo.created,
+		    s == NFS4_OK || locks_held(&lc.r), &sid));
 		if (s == NFS4_OK && (s = p) == NFS4_OK) {
-			to_wire(&sid, &res->LOCK4res_u.resok4.lock_stateid);
+			n4_sid_to_wire(&sid, &res->LOCK4res_u.resok4.lock_stateid);
 			n4_set_cur_sid(c, &res->LOCK4res_u.resok4.lock_stateid);
 		}
 	}
@@ -287,8 +261,8 @@ n4_op_locku(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return s;
 	memset(&in, 0, sizeof(in));
 	in.clientid = c->clientid;
-	from_wire(&args->lock_stateid, &in.sid);
-	if ((s = state_status[n4_lock_get(&in, &lo)]) == NFS4_OK && !same_file(&o, &lo.file))
+	n4_sid_from_wire(&args->lock_stateid, &in.sid);
+	if ((s = n4_state_status(n4_lock_get(&in, &lo))) == NFS4_OK && !same_file(&o, &lo.file))
 		s = NFS4ERR_BAD_STATEID;
 	if (s == NFS4_OK) {
 		fill(c, &lc, &o.ctx, lo.owner, lo.ownerlen, &lo.peer);
@@ -297,9 +271,9 @@ n4_op_locku(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	if (s == NFS4_OK)
 		s = lk_status(locks_unlock(&lc.r));
 	if (s == NFS4_OK &&
-	    (s = state_status[n4_lock_put(c->clientid, lo.other, 1, 0, locks_held(&lc.r),
-	    &sid)]) == NFS4_OK) {
-		to_wire(&sid, ok);
+	    (s = n4_state_status(n4_lock_put(c->clientid, lo.other, 1, 0, locks_held(&lc.r),
+	    &sid))) == NFS4_OK) {
+		n4_sid_to_wire(&sid, ok);
 		n4_set_cur_sid(c, ok);
 	}
 	n4_obj_end(&o);

@@ -45,15 +45,21 @@ n4_set_cur_sid(struct n4_compound *c, const stateid4 *sid)
 	c->have_cur_sid = 1;
 }
 
-static void
-to_wire(const struct n4_stateid *in, stateid4 *out)
+nfsstat4
+n4_state_status(enum n4_state_result r)
+{
+	return state_status[r];
+}
+
+void
+n4_sid_to_wire(const struct n4_stateid *in, stateid4 *out)
 {
 	out->seqid = in->seqid;
 	memcpy(out->other, in->other, N4_OTHER_SIZE);
 }
 
-static void
-from_wire(const stateid4 *in, struct n4_stateid *out)
+void
+n4_sid_from_wire(const stateid4 *in, struct n4_stateid *out)
 {
 	out->seqid = in->seqid;
 	memcpy(out->other, in->other, N4_OTHER_SIZE);
@@ -97,7 +103,7 @@ n4_stateid_check(struct n4_compound *c, const stateid4 *sid, struct n4_obj *o, u
 	}
 	if (other_is(sid, 0) || other_is(sid, 0xff))
 		return NFS4ERR_BAD_STATEID;
-	from_wire(sid, &s);
+	n4_sid_from_wire(sid, &s);
 	return state_status[n4_stateid_use(c->clientid, &s, &f, need)];
 }
 
@@ -298,7 +304,7 @@ open_file(struct open_req *q, struct fs_ctx *file, struct stat *st)
 	if ((q->sa.set & FS_SET_SIZE) && !q->created &&
 	    (s = errno_to_nfs4(fs_setattr(file, st, &q->sa, NULL))) != NFS4_OK)
 		return s;
-	to_wire(&sid, &q->ok->stateid);
+	n4_sid_to_wire(&sid, &q->ok->stateid);
 	n4_set_cur_sid(q->c, &q->ok->stateid);
 	return n4_set_cur(q->c, &o);
 }
@@ -444,11 +450,11 @@ n4_op_open_downgrade(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	/* Want bits are masked off, not refused (RFC 8881 18.18.3). */
 	if (args->share_deny > OPEN4_SHARE_DENY_BOTH)
 		return NFS4ERR_INVAL;
-	from_wire(sid, &in);
+	n4_sid_from_wire(sid, &in);
 	s = state_status[n4_open_downgrade(c->clientid, &in,
 	    args->share_access & OPEN4_SHARE_ACCESS_BOTH, args->share_deny, &out)];
 	if (s == NFS4_OK) {
-		to_wire(&out, &ok->open_stateid);
+		n4_sid_to_wire(&out, &ok->open_stateid);
 		n4_set_cur_sid(c, &ok->open_stateid);
 	}
 	return s;
@@ -485,7 +491,7 @@ n4_op_close(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		n4_obj_end(&o);
 		return NFS4ERR_BAD_STATEID;
 	}
-	from_wire(sid, &in);
+	n4_sid_from_wire(sid, &in);
 	cr.file = &o;
 	s = state_status[n4_close(c->clientid, &in, &f, release_owner, &cr)];
 	n4_obj_end(&o);
@@ -517,7 +523,7 @@ n4_op_test_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 			codes[i] = NFS4ERR_BAD_STATEID;
 			continue;
 		}
-		from_wire(sid, &s);
+		n4_sid_from_wire(sid, &s);
 		codes[i] = state_status[n4_stateid_test(c->clientid, &s)];
 	}
 	ok->tsr_status_codes.tsr_status_codes_val = codes;
@@ -534,6 +540,6 @@ n4_op_free_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	(void)r;
 	if (sid == NULL || other_is(sid, 0) || other_is(sid, 0xff))
 		return NFS4ERR_BAD_STATEID;
-	from_wire(sid, &s);
+	n4_sid_from_wire(sid, &s);
 	return state_status[n4_stateid_free(c->clientid, &s)];
 }

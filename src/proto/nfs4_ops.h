@@ -13,6 +13,7 @@
 #include "rpc/dispatch.h"
 #include "rpc/nfs4_prot.h"
 #include "state/nfs4_clients.h"
+#include "state/nfs4_state.h"
 
 /* The highest operation number served or known (RFC 8276's REMOVEXATTR). */
 #define N4_OP_LAST OP_REMOVEXATTR
@@ -118,6 +119,10 @@ nfsstat4 n4_op_secinfo_no_name(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 
  */
 nfsstat4 n4_stateid_check(struct n4_compound *c, const stateid4 *sid, struct n4_obj *o,
     unsigned need);
+/* The state layer's results as statuses, and stateids between it and the wire (nfs4_open.c). */
+nfsstat4 n4_state_status(enum n4_state_result r);
+void n4_sid_to_wire(const struct n4_stateid *in, stateid4 *out);
+void n4_sid_from_wire(const stateid4 *in, struct n4_stateid *out);
 /* A directory's change attribute (change_info4's before and after). */
 changeid4 n4_change_of(const struct stat *st);
 /* The current stateid becomes sid (OPEN, OPEN_DOWNGRADE, CLOSE, LOCK, LOCKU). */
