@@ -22,6 +22,7 @@ fail() {
 
 . "$(dirname "$0")/guest-lib.sh"
 
+step "loading the NFS client modules"
 modprobe nfs
 modprobe nfsv3
 mkdir -p "$exp" "$mnt" "$work/state"
