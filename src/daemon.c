@@ -29,6 +29,7 @@
 #include "rpc/dispatch.h"
 #include "rpc/drc.h"
 #include "exports/exports.h"
+#include "fs/dirlock.h"
 #include "fs/fh.h"
 #include "fs/fsops.h"
 #include "heads.h"
@@ -464,6 +465,8 @@ start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
 
 	if (o->grace_dir == NULL)
 		return;
+	/* The other heads change the same directories: no change_info4 is atomic. */
+	dirlock_set_shared(1);
 	if (grace_shared_init(o->grace_dir, o->statedir) < 0 ||
 	    grace_shared_begin(grace_secs) < 0) {
 		snprintf(err, sizeof(err), "grace directory %s (identity: the last component of "

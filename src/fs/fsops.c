@@ -194,6 +194,7 @@ fs_lookup(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct sta
 
 	*child = *dir;
 	child->ent = NULL;
+	child->wcc = NULL;
 	if (dir->ent->type != S_IFDIR)
 		return ENOTDIR;
 	if ((err = check_name(name)) != 0)

@@ -47,6 +47,19 @@ struct fs_cross {
 };
 
 /*
+ * A directory's attributes just before and just after a change this call
+ * made to its entries (CREATE, REMOVE, RENAME, LINK ...), for NFSv4's
+ * change_info4. valid: both were read. atomic: read under the directory's
+ * stripe lock (dirlock.h), so that no other change this server makes lies
+ * between them; never with several heads.
+ */
+struct fs_wcc {
+	struct stat before, after;
+	int valid;
+	int atomic;
+};
+
+/*
  * One object a call works on, as the gate (proto/access.h's fs_begin)
  * admitted it.  Everything the fs layer needs is in the first fields; the
  * last three are the gate's, which the fs layer only copies to a LOOKUP's
@@ -59,6 +72,8 @@ struct fs_ctx {
 	struct eff_cred cred;		/* whom the call acts as, squashed */
 	unsigned flags;			/* FS_CTX_* */
 	const struct fs_cross *cross;	/* NULL: LOOKUP never leaves root */
+	struct fs_wcc *wcc;		/* NULL, or where a change to this directory's entries
+					   puts its attributes around the change */
 	struct rpc_call *call;
 	const struct export *exp;
 	const struct export_client *client;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "be.h"
+#include "dirlock.h"
 #include "durable.h"
 #include "fsops.h"
 #include "icache.h"
@@ -85,6 +86,48 @@ make_durable(struct fs_ctx *ctx, struct inode_ent *obj, struct inode_ent *dir)
 		return err;
 	if (dir && dir != obj)
 		err = durable_sync(ctx, dir);
+	return err;
+}
+
+/*
+ * A change to the entries of dir (and of to, a RENAME's other directory,
+ * or NULL) is made between change_begin and change_end: under the
+ * directories' stripe locks, with their attributes read just before and
+ * just after into what the callers asked for (fs_ctx.wcc; dirlock.h).
+ * Nothing slow lies between: the sync for a `sync` export comes after.
+ */
+static void
+wcc_read(struct fs_ctx *d, int after)
+{
+	struct fs_wcc *w = d ? d->wcc : NULL;
+
+	if (w == NULL)
+		return;
+	if (!after) {
+		w->valid = fstat(d->ent->fd, &w->before) == 0;
+		w->atomic = dirlock_atomic();
+	} else if (w->valid) {
+		w->valid = fstat(d->ent->fd, &w->after) == 0;
+	}
+}
+
+static void
+change_begin(struct fs_ctx *dir, struct fs_ctx *to)
+{
+	dirlock_take(dir->ent, to ? to->ent : NULL);
+	wcc_read(dir, 0);
+	wcc_read(to, 0);
+}
+
+/* The end of the change that was the system call's result rc: its errno, or 0. */
+static int
+change_done(struct fs_ctx *dir, struct fs_ctx *to, int rc)
+{
+	int err = rc < 0 ? errno : 0;
+
+	wcc_read(dir, 1);
+	wcc_read(to, 1);
+	dirlock_drop(dir->ent, to ? to->ent : NULL);
 	return err;
 }
 
@@ -305,6 +348,7 @@ enter_child(struct fs_ctx *dir, const char *name, struct fs_ctx *child, struct s
 
 	*child = *dir;
 	child->ent = NULL;
+	child->wcc = NULL;
 	if (err)
 		return err;
 	child->ent = e;
@@ -349,9 +393,10 @@ create_exclusive(struct fs_ctx *dir, const char *name, const uint8_t verf[FS_VER
 	int err;
 
 	verf_times(verf, ts);
-	if (mknodat(dir->ent->fd, name, S_IFREG | 0600, 0) < 0) {
-		if (errno != EEXIST)
-			return errno;
+	change_begin(dir, NULL);
+	if ((err = change_done(dir, NULL, mknodat(dir->ent->fd, name, S_IFREG | 0600, 0))) != 0) {
+		if (err != EEXIST)
+			return err;
 		/* A retransmission finds its own verifier and succeeds again. */
 		if ((err = enter_child(dir, name, child, st)) != 0)
 			return err;
@@ -382,9 +427,11 @@ create_object(struct fs_ctx *dir, const char *name, enum fs_createmode how,
 		return err;
 	if (how == FS_CREATE_EXCLUSIVE)
 		return create_exclusive(dir, name, verf, child, st);
-	if (mknodat(dir->ent->fd, name, S_IFREG | create_mode(sa, 0666), 0) < 0) {
-		if (errno != EEXIST || how == FS_CREATE_GUARDED)
-			return errno;
+	change_begin(dir, NULL);
+	err = change_done(dir, NULL, mknodat(dir->ent->fd, name, S_IFREG | create_mode(sa, 0666), 0));
+	if (err) {
+		if (err != EEXIST || how == FS_CREATE_GUARDED)
+			return err;
 		/* UNCHECKED on an existing file: it is reused, as the RFC allows. */
 		if ((err = enter_child(dir, name, child, st)) != 0)
 			return err;
@@ -407,8 +454,9 @@ mkdir_object(struct fs_ctx *dir, const char *name, const struct fs_sattr *sa,
 	child->ent = NULL;
 	if (err)
 		return err;
-	if (mkdirat(dir->ent->fd, name, create_mode(sa, 0777)) < 0)
-		return errno;
+	change_begin(dir, NULL);
+	if ((err = change_done(dir, NULL, mkdirat(dir->ent->fd, name, create_mode(sa, 0777)))) != 0)
+		return err;
 	if ((err = enter_child(dir, name, child, st)) != 0)
 		return err;
 	return finish_create(child, sa, st);
@@ -426,8 +474,9 @@ symlink_object(struct fs_ctx *dir, const char *name, const char *target,
 		return err;
 	if (target[0] == '\0')
 		return EINVAL;
-	if (symlinkat(target, dir->ent->fd, name) < 0)
-		return errno;
+	change_begin(dir, NULL);
+	if ((err = change_done(dir, NULL, symlinkat(target, dir->ent->fd, name))) != 0)
+		return err;
 	if ((err = enter_child(dir, name, child, st)) != 0)
 		return err;
 	return finish_create(child, sa, st);
@@ -448,8 +497,9 @@ mknod_object(struct fs_ctx *dir, const char *name, mode_t type, dev_t rdev,
 		return EPERM;
 	if (type != S_IFCHR && type != S_IFBLK)
 		rdev = 0;
-	if (mknodat(dir->ent->fd, name, type | create_mode(sa, 0666), rdev) < 0)
-		return errno;
+	change_begin(dir, NULL);
+	if ((err = change_done(dir, NULL, mknodat(dir->ent->fd, name, type | create_mode(sa, 0666), rdev))) != 0)
+		return err;
 	if ((err = enter_child(dir, name, child, st)) != 0)
 		return err;
 	return finish_create(child, sa, st);
@@ -520,8 +570,9 @@ remove_common(struct fs_ctx *dir, const char *name, int flags)
 		return ENOTDIR;
 	if ((err = check_old_name(name, flags & AT_REMOVEDIR)) != 0)
 		return err;
-	if (unlinkat(dir->ent->fd, name, flags) < 0)
-		return errno;
+	change_begin(dir, NULL);
+	if ((err = change_done(dir, NULL, unlinkat(dir->ent->fd, name, flags))) != 0)
+		return err;
 	return make_durable(dir, NULL, dir->ent);
 }
 
@@ -550,8 +601,9 @@ fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const char 
 		return EXDEV;
 	if ((err = check_old_name(fname, 0)) != 0 || (err = check_old_name(tname, 0)) != 0)
 		return err;
-	if (renameat(from->ent->fd, fname, to->ent->fd, tname) < 0)
-		return errno;
+	change_begin(from, to);
+	if ((err = change_done(from, to, renameat(from->ent->fd, fname, to->ent->fd, tname))) != 0)
+		return err;
 	return make_durable(from, from->ent, to->ent);
 }
 
@@ -569,7 +621,8 @@ fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name)
 		return EISDIR;
 	/* Via /proc: linkat(AT_EMPTY_PATH) would need CAP_DAC_READ_SEARCH. */
 	icache_proc_path(file->ent, path, sizeof(path));
-	if (linkat(AT_FDCWD, path, dir->ent->fd, name, AT_SYMLINK_FOLLOW) < 0)
-		return errno;
+	change_begin(dir, NULL);
+	if ((err = change_done(dir, NULL, linkat(AT_FDCWD, path, dir->ent->fd, name, AT_SYMLINK_FOLLOW))) != 0)
+		return err;
 	return make_durable(dir, file->ent, dir->ent);
 }
