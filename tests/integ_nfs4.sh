@@ -826,9 +826,10 @@ file_ops() {
 	plan "COMMIT of a directory: ISDIR (18.3.3)" "$(E COMMIT NFS4ERR_ISDIR)" \
 		"PUTFH:$RW_FH" LOOKUP:d COMMIT
 	plan "OPEN UNCHECKED4 of a new file, mode 0604: attrset {mode}" \
-		"$OK4.* attrset=mode cinfo_before=.* cinfo_changed=1" \
+		"$OK4.* attrset=mode cinfo_before=.* cinfo_atomic=1 cinfo_changed=1" \
 		"PUTFH:$RW_FH" OPEN:u1,both,none,unchecked,mode=0604 CLOSE:current
-	plan "OPEN UNCHECKED4 again: the file there, opened" "$OK4" \
+	plan "OPEN UNCHECKED4 again: the file there, opened, the directory unchanged" \
+		"$OK4.* cinfo_atomic=1 cinfo_changed=0" \
 		"PUTFH:$RW_FH" OPEN:u1,both,none,unchecked,mode=0666 CLOSE:current
 	plan "OPEN UNCHECKED4 of a file there with size 0: truncated" "$OK4" \
 		"PUTFH:$RW_FH" OPEN:trunc,write,none,unchecked,size=0 GETATTR:size CLOSE:current
@@ -945,7 +946,7 @@ file_ops() {
 	# -- CREATE, REMOVE, RENAME, LINK, SETATTR (18.4, 18.25, 18.26, 18.9, 18.30)
 	plan_begin integ-fo-dirops
 	plan "CREATE of a directory: it is the current filehandle, cinfo changes" \
-		"$OK4.* cinfo_changed=1 .* attr_type=NF4DIR" "PUTFH:$RW_FH" CREATE:dir,cd1 GETFH GETATTR:type
+		"$OK4.* cinfo_atomic=1 cinfo_changed=1 .* attr_type=NF4DIR" "PUTFH:$RW_FH" CREATE:dir,cd1 GETFH GETATTR:type
 	plan "CREATE of it again: EXIST" "$(E CREATE NFS4ERR_EXIST)" "PUTFH:$RW_FH" CREATE:dir,cd1
 	plan "CREATE of a regular file (OPEN's): BADTYPE (18.4.3)" "$(E CREATE NFS4ERR_BADTYPE)" \
 		"PUTFH:$RW_FH" CREATE:reg,cr
@@ -966,7 +967,7 @@ file_ops() {
 		"PUTFH:$RW_FH" CREATE:dir,cd2,mode=0700
 	plan "CREATE with a size among the attributes: INVAL" "$(E CREATE NFS4ERR_INVAL)" \
 		"PUTFH:$RW_FH" CREATE:dir,cd3,size=0
-	plan "REMOVE of a fifo" "$OK4.* cinfo_changed=1" "PUTFH:$RW_FH" REMOVE:cf
+	plan "REMOVE of a fifo" "$OK4.* cinfo_atomic=1 cinfo_changed=1" "PUTFH:$RW_FH" REMOVE:cf
 	plan "REMOVE of an empty directory" "$OK4" "PUTFH:$RW_FH" REMOVE:cd1
 	plan "REMOVE of a symbolic link" "$OK4" "PUTFH:$RW_FH" REMOVE:cl
 	plan "REMOVE of a name not there: NOENT" "$(E REMOVE NFS4ERR_NOENT)" "PUTFH:$RW_FH" REMOVE:cd1
@@ -975,7 +976,8 @@ file_ops() {
 	plan "REMOVE with a file as the current filehandle: NOTDIR" "$(E REMOVE NFS4ERR_NOTDIR)" \
 		"PUTFH:$RW_FH" LOOKUP:f REMOVE:x
 	plan "REMOVE in the ro export: ROFS" "$(E REMOVE NFS4ERR_ROFS)" "PUTFH:$RO_FH" REMOVE:r
-	plan "RENAME in one directory" "$OK4.* src_cinfo_changed=1 .* tgt_cinfo_changed=1" \
+	plan "RENAME in one directory" \
+		"$OK4.* src_cinfo_atomic=1 src_cinfo_changed=1 .* tgt_cinfo_atomic=1 tgt_cinfo_changed=1" \
 		"PUTFH:$RW_FH" SAVEFH RENAME:rn1,rn2
 	plan "RENAME into another directory" "$OK4" "PUTFH:$RW_FH" SAVEFH LOOKUP:d RENAME:rn2,rn3
 	plan "RENAME of a name to itself: OK, nothing done (18.26.3)" "$OK4" \
@@ -994,7 +996,7 @@ file_ops() {
 		"PUTFH:$RW_FH" SAVEFH "PUTFH:$FAR_FH" RENAME:rnf,rnf
 	plan "RENAME in the ro export: ROFS" "$(E RENAME NFS4ERR_ROFS)" \
 		"PUTFH:$RO_FH" SAVEFH RENAME:r,r2
-	plan "LINK of a file" "$OK4.* cinfo_changed=1 .* attr_numlinks=2" \
+	plan "LINK of a file" "$OK4.* cinfo_atomic=1 cinfo_changed=1 .* attr_numlinks=2" \
 		"PUTFH:$RW_FH" LOOKUP:lf SAVEFH "PUTFH:$RW_FH" LINK:lf2 LOOKUP:lf2 GETATTR:numlinks
 	plan "LINK to a name there: EXIST" "$(E LINK NFS4ERR_EXIST)" \
 		"PUTFH:$RW_FH" LOOKUP:lf SAVEFH "PUTFH:$RW_FH" LINK:lf2
@@ -1004,6 +1006,10 @@ file_ops() {
 		"PUTFH:$RW_FH" LOOKUP:lf SAVEFH "PUTFH:$FAR_FH" LINK:lx
 	plan "LINK without SAVEFH: NOFILEHANDLE" "$(E LINK NFS4ERR_NOFILEHANDLE)" \
 		"PUTFH:$RW_FH" LINK:lx
+	plan "CREATE twice between two GETATTRs of the directory: the cinfo chain" "$OK4" \
+		"PUTFH:$RW_FH" GETATTR:change CREATE:dir,ch1 "PUTFH:$RW_FH" CREATE:dir,ch2 \
+		"PUTFH:$RW_FH" GETATTR:change
+	S_CHAIN=$PLAN_N
 	plan "SETATTR of the mode: attrsset {mode}" "$OK4.* attrsset=mode\$" \
 		"PUTFH:$RW_FH" LOOKUP:sa SETATTR:mode=0600
 	plan "SETATTR of the size with the anonymous stateid" "$OK4.* attrsset=size\$" \
@@ -1024,6 +1030,11 @@ file_ops() {
 	plan "SETATTR in the ro export: ROFS" "$(E SETATTR NFS4ERR_ROFS)" \
 		"PUTFH:$RO_FH" LOOKUP:r SETATTR:mode=0600
 	plan_run
+	# atomic TRUE promises that nothing changed the directory between
+	# before and after: each change takes up where the last left off.
+	expect_eq "change_info4 chains: GETATTR, CREATE, CREATE, GETATTR take up one from the other" \
+		"before $(sfieldn "$S_CHAIN" cinfo_before 1), after $(sfieldn "$S_CHAIN" cinfo_after 1), after $(sfieldn "$S_CHAIN" cinfo_after 2)" \
+		"before $(sfieldn "$S_CHAIN" attr_change 1), after $(sfieldn "$S_CHAIN" cinfo_before 2), after $(sfieldn "$S_CHAIN" attr_change 2)"
 	expect_eq "CREATE made the directory cd2 with mode 0700 on the server" \
 		"$(stat -c '%F %a' "$RW/cd2" 2>&1)" "directory 700"
 	expect_eq "REMOVE took the fifo, the directory and the symbolic link CREATE made" \

@@ -5,8 +5,9 @@
  * one. As nfs3.c's procedures: the fs layer does the work and says what
  * went wrong as an errno value, errmap.c names it. The pseudo file system
  * is never changed (ROFS), as a read-only export is not (the fs layer's
- * EROFS). The change_info4 of a directory is its change attribute taken
- * before and after, not atomically with the change (atomic FALSE).
+ * EROFS). The change_info4 of a directory is its change attribute read
+ * by the fs layer just before and just after the change, under the
+ * directory's lock (fs/dirlock.h): atomic, so the client keeps its caches.
  */
 #include "config.h"
 
@@ -37,28 +38,20 @@ begin_dir(struct n4_compound *c, const struct n4_fh *fh, struct n4_obj *o)
 	return s;
 }
 
-/* The directory's attributes before the change, for its change_info4. */
+/*
+ * The directory is still there (ROFS for the pseudo file system), and its
+ * change is to put its attributes around it into w, for its change_info4.
+ */
 static nfsstat4
-dir_before(struct n4_obj *dir, struct stat *st)
+dir_watch(struct n4_obj *dir, struct fs_wcc *w)
 {
+	struct stat st;
+
 	if (dir->pseudo)
 		return NFS4ERR_ROFS;
-	return errno_to_nfs4(fs_getattr(&dir->ctx, st));
-}
-
-/*
- * The change is made: its change_info4. Should the directory's attributes
- * fail now, after is before; atomic FALSE tells the client not to trust
- * the pair for its cache anyway.
- */
-static void
-cinfo_set(change_info4 *ci, const struct stat *before, struct n4_obj *dir)
-{
-	struct stat after;
-
-	ci->atomic = FALSE;
-	ci->before = n4_change_of(before);
-	ci->after = fs_getattr(&dir->ctx, &after) == 0 ? n4_change_of(&after) : ci->before;
+	memset(w, 0, sizeof(*w));
+	dir->ctx.wcc = w;
+	return errno_to_nfs4(fs_getattr(&dir->ctx, &st));
 }
 
 /* ---- SETATTR ---- */
@@ -226,7 +219,7 @@ n4_op_create(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	struct n4_obj dir, child = { .pseudo = 0 };
 	struct fs_sattr sa;
 	struct n4_new nw;
-	struct stat before;
+	struct fs_wcc wcc;
 	bitmap4 set;
 	char *name;
 	nfsstat4 s;
@@ -235,13 +228,13 @@ n4_op_create(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return s;
 	s = create_args(c, &a->nfs_argop4_u.opcreate, &nw, &name, &sa, &set);
 	if (s == NFS4_OK)
-		s = dir_before(&dir, &before);
+		s = dir_watch(&dir, &wcc);
 	if (s == NFS4_OK)
 		s = errno_to_nfs4(make(&dir.ctx, name, &nw, &sa, &child.ctx));
 	if (s == NFS4_OK)
 		s = n4_set_cur(c, &child);
 	if (s == NFS4_OK) {
-		cinfo_set(&ok->cinfo, &before, &dir);
+		n4_cinfo(&ok->cinfo, &wcc, &dir.ctx);
 		ok->attrset = set;
 	}
 	fs_end(&child.ctx);
@@ -272,8 +265,8 @@ nfsstat4
 n4_op_remove(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	REMOVE4resok *ok = &r->nfs_resop4_u.opremove.REMOVE4res_u.resok4;
+	struct fs_wcc wcc;
 	struct n4_obj dir;
-	struct stat before;
 	char *name;
 	nfsstat4 s;
 
@@ -281,11 +274,11 @@ n4_op_remove(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return s;
 	s = n4_name(c, &a->nfs_argop4_u.opremove.target, &name);
 	if (s == NFS4_OK)
-		s = dir_before(&dir, &before);
+		s = dir_watch(&dir, &wcc);
 	if (s == NFS4_OK)
 		s = errno_to_nfs4(remove_name(&dir.ctx, name));
 	if (s == NFS4_OK)
-		cinfo_set(&ok->cinfo, &before, &dir);
+		n4_cinfo(&ok->cinfo, &wcc, &dir.ctx);
 	n4_obj_end(&dir);
 	return s;
 }
@@ -313,7 +306,7 @@ n4_op_rename(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	RENAME4args *args = &a->nfs_argop4_u.oprename;
 	RENAME4resok *ok = &r->nfs_resop4_u.oprename.RENAME4res_u.resok4;
-	struct stat fbefore, tbefore;
+	struct fs_wcc fwcc, twcc;
 	char *oldname, *newname;
 	struct n4_obj from, to;
 	nfsstat4 s;
@@ -328,15 +321,15 @@ n4_op_rename(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	if (s == NFS4_OK)
 		s = n4_name(c, &args->newname, &newname);
 	if (s == NFS4_OK)
-		s = dir_before(&from, &fbefore);
+		s = dir_watch(&from, &fwcc);
 	if (s == NFS4_OK)
-		s = dir_before(&to, &tbefore);
+		s = dir_watch(&to, &twcc);
 	/* Different exports or file systems: the fs layer's EXDEV. */
 	if (s == NFS4_OK)
 		s = errno_to_nfs4(rename_errno(fs_rename(&from.ctx, oldname, &to.ctx, newname)));
 	if (s == NFS4_OK) {
-		cinfo_set(&ok->source_cinfo, &fbefore, &from);
-		cinfo_set(&ok->target_cinfo, &tbefore, &to);
+		n4_cinfo(&ok->source_cinfo, &fwcc, &from.ctx);
+		n4_cinfo(&ok->target_cinfo, &twcc, &to.ctx);
 	}
 	n4_obj_end(&to);
 	n4_obj_end(&from);
@@ -351,7 +344,7 @@ n4_op_link(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	LINK4resok *ok = &r->nfs_resop4_u.oplink.LINK4res_u.resok4;
 	struct n4_obj file, dir;
-	struct stat before;
+	struct fs_wcc wcc;
 	char *name;
 	nfsstat4 s;
 
@@ -367,12 +360,12 @@ n4_op_link(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	if (s == NFS4_OK)
 		s = n4_name(c, &a->nfs_argop4_u.oplink.newname, &name);
 	if (s == NFS4_OK)
-		s = dir_before(&dir, &before);
+		s = dir_watch(&dir, &wcc);
 	/* Another export or file system than the object's: the fs layer's EXDEV. */
 	if (s == NFS4_OK)
 		s = errno_to_nfs4(fs_link(&file.ctx, &dir.ctx, name));
 	if (s == NFS4_OK)
-		cinfo_set(&ok->cinfo, &before, &dir);
+		n4_cinfo(&ok->cinfo, &wcc, &dir.ctx);
 	n4_obj_end(&dir);
 	n4_obj_end(&file);
 	return s;

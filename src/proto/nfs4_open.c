@@ -31,11 +31,26 @@ static const nfsstat4 state_status[N4S_NRESULTS] = {
 	[N4S_LOCKS_HELD] = NFS4ERR_LOCKS_HELD,
 };
 
-changeid4
-n4_change_of(const struct stat *st)
+static changeid4
+change_of(const struct stat *st)
 {
 	/* As FATTR4_CHANGE says it (nfs4_attr.c): the ctime, in nanoseconds. */
 	return (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
+}
+
+void
+n4_cinfo(change_info4 *ci, const struct fs_wcc *w, struct fs_ctx *dir)
+{
+	struct stat now;
+
+	if (w->valid) {
+		ci->atomic = w->atomic ? TRUE : FALSE;
+		ci->before = change_of(&w->before);
+		ci->after = change_of(&w->after);
+		return;
+	}
+	ci->atomic = FALSE;
+	ci->before = ci->after = fs_getattr(dir, &now) == 0 ? change_of(&now) : 0;
 }
 
 void
@@ -335,8 +350,9 @@ no_delegation(const OPEN4args *a, open_delegation4 *d)
 static nfsstat4
 open_by_name(struct open_req *q, struct n4_obj *dir, const component4 *name)
 {
-	struct stat before, after, st;
+	struct fs_wcc wcc;
 	struct fs_ctx child;
+	struct stat st;
 	char *n;
 	nfsstat4 s;
 	int err;
@@ -347,21 +363,26 @@ open_by_name(struct open_req *q, struct n4_obj *dir, const component4 *name)
 		return NFS4ERR_NOTDIR;
 	if ((s = n4_name(q->c, name, &n)) != NFS4_OK)
 		return s;
-	if ((err = fs_getattr(&dir->ctx, &before)) != 0)
+	/*
+	 * Until a create changes the directory, before and after are one
+	 * reading, atomically so; a create puts its own around it (fs_wcc).
+	 */
+	if ((err = fs_getattr(&dir->ctx, &wcc.before)) != 0)
 		return errno_to_nfs4(err);
+	wcc.after = wcc.before;
+	wcc.valid = wcc.atomic = 1;
 	memset(&child, 0, sizeof(child));
-	if (q->a->openhow.opentype == OPEN4_CREATE)
+	if (q->a->openhow.opentype == OPEN4_CREATE) {
+		dir->ctx.wcc = &wcc;
 		s = open_create(q, &dir->ctx, n, &child, &st);
-	else
+	} else {
 		s = errno_to_nfs4(fs_lookup(&dir->ctx, n, &child, &st));
+	}
 	if (s == NFS4_OK)
 		s = open_file(q, &child, &st);
 	fs_end(&child);
-	if (s == NFS4_OK && fs_getattr(&dir->ctx, &after) == 0) {
-		q->ok->cinfo.atomic = FALSE;
-		q->ok->cinfo.before = n4_change_of(&before);
-		q->ok->cinfo.after = n4_change_of(&after);
-	}
+	if (s == NFS4_OK)
+		n4_cinfo(&q->ok->cinfo, &wcc, &dir->ctx);
 	return s;
 }
 

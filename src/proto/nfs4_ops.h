@@ -123,8 +123,12 @@ nfsstat4 n4_stateid_check(struct n4_compound *c, const stateid4 *sid, struct n4_
 nfsstat4 n4_state_status(enum n4_state_result r);
 void n4_sid_to_wire(const struct n4_stateid *in, stateid4 *out);
 void n4_sid_from_wire(const stateid4 *in, struct n4_stateid *out);
-/* A directory's change attribute (change_info4's before and after). */
-changeid4 n4_change_of(const struct stat *st);
+/*
+ * The change_info4 of a change to dir's entries, from what the fs layer
+ * read around it (fs_wcc); when it could not read both, the directory's
+ * change attribute now as both, not atomic: the client drops its caches.
+ */
+void n4_cinfo(change_info4 *ci, const struct fs_wcc *w, struct fs_ctx *dir);
 /* The current stateid becomes sid (OPEN, OPEN_DOWNGRADE, CLOSE, LOCK, LOCKU). */
 void n4_set_cur_sid(struct n4_compound *c, const stateid4 *sid);
 
