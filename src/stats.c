@@ -102,11 +102,12 @@ stats_slots(const struct stats_slot **out)
 	return __atomic_load_n(&nslots, __ATOMIC_ACQUIRE);
 }
 
-/* NFS statuses above 31 (RFC 1813, RFC 1094): the rest of the compact index. */
-static const uint32_t high_status[] = {
-	63, 66, 69, 70, 71, 10001, 10002, 10003, 10004, 10005, 10006, 10007, 10008,
-};
+/* NFS statuses from 32 to 9999 (RFC 1813, RFC 1094, RFC 8881): the next part of the index. */
+static const uint32_t high_status[] = { 63, 66, 69, 70, 71 };
 #define NHIGH (sizeof(high_status) / sizeof(high_status[0]))
+/* Then 10001 (v3's BADHANDLE) to 10096 (NFSv4.2's XATTR2BIG), each its own. */
+#define RANGE_LO 10001u
+#define RANGE_N (STATS_NSTATUS - 1 - 32 - NHIGH)
 
 unsigned
 stats_status_index(uint32_t status)
@@ -116,6 +117,8 @@ stats_status_index(uint32_t status)
 	for (unsigned i = 0; i < NHIGH; i++)
 		if (high_status[i] == status)
 			return 32 + i;
+	if (status >= RANGE_LO && status - RANGE_LO < RANGE_N)
+		return 32 + NHIGH + (status - RANGE_LO);
 	return STATS_NSTATUS - 1;
 }
 
@@ -126,6 +129,8 @@ stats_status_value(unsigned idx)
 		return idx;
 	if (idx - 32 < NHIGH)
 		return high_status[idx - 32];
+	if (idx - 32 - NHIGH < RANGE_N)
+		return RANGE_LO + (idx - 32 - NHIGH);
 	return -1;
 }
 

@@ -65,6 +65,12 @@ main(void)
 	CHECK(stats_status_index(13) == 13);
 	CHECK(stats_status_value(stats_status_index(70)) == 70);
 	CHECK(stats_status_value(stats_status_index(10004)) == 10004);
+	/* NFSv4's, up to 4.2's last (NFS4ERR_XATTR2BIG), each its own */
+	CHECK(stats_status_value(stats_status_index(10013)) == 10013);	/* NFS4ERR_GRACE */
+	CHECK(stats_status_value(stats_status_index(10052)) == 10052);	/* NFS4ERR_BADSESSION */
+	CHECK(stats_status_value(stats_status_index(10096)) == 10096);
+	CHECK(stats_status_index(10097) == STATS_NSTATUS - 1);
+	CHECK(stats_status_index(10000) == STATS_NSTATUS - 1);
 	CHECK(stats_status_index(12345) == STATS_NSTATUS - 1);
 	CHECK(stats_status_value(STATS_NSTATUS - 1) == -1);
 	for (unsigned i = 0; i + 1 < STATS_NSTATUS; i++)
