@@ -469,6 +469,13 @@ OK4='status=NFS4_OK '
 sfieldn() {
 	stepout "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | sed -n "${3}p"
 }
+# fnv1a64 FILE OFFSET LENGTH: nfs4probe's read_hash of those bytes of FILE
+fnv1a64() {
+	python3 -c 'import sys
+f = open(sys.argv[1], "rb"); f.seek(int(sys.argv[2])); h = 0xcbf29ce484222325
+for b in f.read(int(sys.argv[3])): h = ((h ^ b) * 0x100000001b3) & (2**64 - 1)
+print("%016x" % h)' "$@"
+}
 # re STRING: STRING with the ERE's special characters escaped
 re() {
 	printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'
@@ -809,6 +816,12 @@ file_ops() {
 	plan "READ with the anonymous stateid" "$OK4.* read_len=5 " "PUTFH:$RW_FH" LOOKUP:o READ:0,5,anon
 	plan "READ past the end: nothing, eof" "$OK4.* read_len=0 read_eof=1 " \
 		"PUTFH:$RW_FH" LOOKUP:o READ:1000,10
+	# The first READ's data goes out from the worker's buffer or a pipe,
+	# the second's from the call's own room: both must arrive whole.
+	plan "two large READs in one compound: 200000 bytes, then the last 100000 with eof" \
+		"$OK4.* read_len=200000 read_eof=0 .* read_len=100000 read_eof=1 " \
+		"PUTFH:$RW_FH" LOOKUP:rbig READ:0,200000,anon READ:200000,200000,anon
+	S_RBIG=$PLAN_N
 	plan "OPEN of a directory: ISDIR (18.16.3)" "$(E OPEN NFS4ERR_ISDIR)" "PUTFH:$RW_FH" OPEN:d,read,none
 	plan "OPEN of a symbolic link: SYMLINK" "$(E OPEN NFS4ERR_SYMLINK)" "PUTFH:$RW_FH" OPEN:l,read,none
 	plan "OPEN of a name not there, no create: NOENT" "$(E OPEN NFS4ERR_NOENT)" \
@@ -864,6 +877,9 @@ file_ops() {
 	plan "OPEN for reading on the ro export, READ, CLOSE" "$OK4.* read_data=$(hex 'read only') " \
 		"PUTFH:$RO_FH" OPEN:r,read,none READ:0,9,current CLOSE:current
 	plan_run
+	expect_eq "the two READs' data is the file's (FNV-1a of each part)" \
+		"$(sfieldn "$S_RBIG" read_hash 1) $(sfieldn "$S_RBIG" read_hash 2)" \
+		"$(fnv1a64 "$RW/rbig" 0 200000) $(fnv1a64 "$RW/rbig" 200000 100000)"
 	s=$(sfield "$S_O1" stateid)
 	expect_eq "the upgrade keeps the stateid's other" "$(sfield "$S_O2" stateid | cut -c9-)" "${s:8}"
 	expect_eq "OPEN UNCHECKED4 made u1 with mode 0604, and the second (mode 0666) left it" \
@@ -1062,6 +1078,7 @@ file_ops_setup() {
 	chown 1234:5678 "$RW/f"
 	chmod 0640 "$RW/f"
 	printf 'hello, open!' >"$RW/o"
+	head -c 300000 /dev/urandom >"$RW/rbig"
 	printf 'to be cut' >"$RW/trunc"
 	mkdir "$RW/d" "$RW/sm" "$RW/big" "$RW/ne" "$RW/dd" "$RW/dd/sub"
 	ln -s f "$RW/l"

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "access.h"
 #include "errmap.h"
 #include "nfs4_ops.h"
 #include "state/nfs4_state.h"
@@ -38,6 +39,41 @@ need_file(struct n4_obj *o)
 	return S_ISLNK(st.st_mode) ? NFS4ERR_SYMLINK : NFS4ERR_WRONG_TYPE;
 }
 
+/*
+ * The compound's first READ reads as v3's does: into the worker's data
+ * buffer, or spliced from the file into a pipe, and the transport sends
+ * the data from there instead of copying it into the reply (dispatch.c).
+ * There is one such buffer, so a second READ in the compound takes room
+ * of the call's own; so does a READ whose reply the slot keeps
+ * (sa_cachethis): the slot's copy is encoded from memory, never a pipe.
+ */
+static int
+read_in_place(struct n4_compound *c)
+{
+	if (c->databuf_taken || c->cachethis)
+		return 0;
+	c->databuf_taken = 1;
+	return 1;
+}
+
+static nfsstat4
+read_reply(struct n4_compound *c, struct n4_obj *o, uint64_t off, size_t count,
+    struct fs_readbuf *rb, size_t *n, int *eof, struct stat *st)
+{
+	if ((rb->buf = call_databuf(c->call, count ? count : 1)) == NULL)
+		return NFS4ERR_DELAY;
+	return errno_to_nfs4(fs_read_reply(c->call, &o->ctx, off, count, rb->buf, n, eof, st));
+}
+
+static nfsstat4
+read_copied(struct n4_compound *c, struct n4_obj *o, uint64_t off, size_t count,
+    struct fs_readbuf *rb, size_t *n, int *eof, struct stat *st)
+{
+	if ((rb->buf = call_alloc(c->call, count ? count : 1)) == NULL)
+		return NFS4ERR_DELAY;
+	return errno_to_nfs4(fs_read(&o->ctx, off, count, rb, n, eof, st));
+}
+
 nfsstat4
 n4_op_read(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
@@ -54,10 +90,9 @@ n4_op_read(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return s;
 	if ((s = need_file(&o)) == NFS4_OK)
 		s = n4_stateid_check(c, &args->stateid, &o, N4_SHARE_READ);
-	if (s == NFS4_OK && (rb.buf = call_alloc(c->call, count ? count : 1)) == NULL)
-		s = NFS4ERR_DELAY;
 	if (s == NFS4_OK)
-		s = errno_to_nfs4(fs_read(&o.ctx, args->offset, count, &rb, &n, &eof, &st));
+		s = read_in_place(c) ? read_reply(c, &o, args->offset, count, &rb, &n, &eof, &st) :
+		    read_copied(c, &o, args->offset, count, &rb, &n, &eof, &st);
 	n4_obj_end(&o);
 	if (s == NFS4_OK) {
 		ok->eof = eof ? TRUE : FALSE;

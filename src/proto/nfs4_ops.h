@@ -44,6 +44,7 @@ struct n4_compound {
 	void *replay;
 	size_t replay_len;
 	int replay_uncached;
+	int databuf_taken;		/* a READ has the worker's data buffer (nfs4_io.c) */
 };
 
 typedef nfsstat4 (*n4_op_fn)(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
