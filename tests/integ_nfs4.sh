@@ -1096,10 +1096,62 @@ file_ops_setup() {
 	for i in $(seq -w 2000); do : >"$RW/big/entry$i"; done
 	printf 'read only' >"$RO/r"
 	chmod 0644 "$RO/r"
+	# 1 MiB with 64 KiB of data at 256 KiB and at 768 KiB, holes around them
+	truncate -s 1M "$RW/sp"
+	head -c 65536 /dev/urandom | dd of="$RW/sp" bs=64k seek=4 conv=notrunc status=none
+	head -c 65536 /dev/urandom | dd of="$RW/sp" bs=64k seek=12 conv=notrunc status=none
+	sync "$RW/sp"
+}
+
+# NFSv4.2's reads of a sparse file (RFC 7862 15.10, 15.11): READ_PLUS's
+# holes and data, SEEK's answers, each against the file on the server.
+v42_ops() {
+	local segs
+	plan_begin integ-v42
+	PLAN_ARGS=(-m 2 "${PLAN_ARGS[@]}")
+	segs="h:0:262144,d:262144:65536:$(fnv1a64 "$RW/sp" 262144 65536),h:327680:458752"
+	segs="$segs,d:786432:65536:$(fnv1a64 "$RW/sp" 786432 65536),h:851968:196608"
+	plan "READ_PLUS of a sparse file: its holes as offset and length, its data, eof" \
+		"$OK4.* rp_eof=1 rp_segs=$segs " "PUTFH:$RW_FH" LOOKUP:sp READ_PLUS:0,1048576
+	plan "READ_PLUS from within data into a hole: both cut at the range's end, no eof" \
+		"$OK4.* rp_eof=0 rp_segs=d:300000:27680:$(fnv1a64 "$RW/sp" 300000 27680),h:327680:72320 " \
+		"PUTFH:$RW_FH" LOOKUP:sp READ_PLUS:300000,100000
+	plan "READ_PLUS to the end of a trailing hole: eof" "$OK4.* rp_eof=1 rp_segs=h:900000:148576 " \
+		"PUTFH:$RW_FH" LOOKUP:sp READ_PLUS:900000,1000000
+	plan "READ_PLUS past the end: nothing, eof" "$OK4.* rp_eof=1 rp_segs= " \
+		"PUTFH:$RW_FH" LOOKUP:sp READ_PLUS:2000000,10
+	plan "READ_PLUS of a file without holes: one data segment, its bytes" \
+		"$OK4.* rp_eof=0 rp_segs=d:0:200000:$(fnv1a64 "$RW/rbig" 0 200000) " \
+		"PUTFH:$RW_FH" LOOKUP:rbig READ_PLUS:0,200000,anon
+	plan "two READ_PLUS in one compound, through an open's stateid" \
+		"$OK4.* rp_eof=1 rp_segs=d:0:12:$(fnv1a64 "$RW/o" 0 12) .* rp_eof=1 rp_segs=d:6:6:$(fnv1a64 "$RW/o" 6 6) " \
+		"PUTFH:$RW_FH" OPEN:o,read,none READ_PLUS:0,100,current READ_PLUS:6,6,current CLOSE:current
+	plan "READ_PLUS with a closed open's stateid: BAD_STATEID" "$(E READ_PLUS NFS4ERR_BAD_STATEID)" \
+		"PUTFH:$RW_FH" OPEN:o,read,none CLOSE:current READ_PLUS:0,1,current
+	plan "READ_PLUS of a directory: ISDIR" "$(E READ_PLUS NFS4ERR_ISDIR)" \
+		"PUTFH:$RW_FH" LOOKUP:d READ_PLUS:0,10
+	plan "READ_PLUS of a symbolic link: SYMLINK" "$(E READ_PLUS NFS4ERR_SYMLINK)" \
+		"PUTFH:$RW_FH" LOOKUP:l READ_PLUS:0,10
+	plan "READ_PLUS of a pseudo directory: ISDIR" "$(E READ_PLUS NFS4ERR_ISDIR)" PUTROOTFH READ_PLUS:0,10
+	plan "READ_PLUS without a filehandle: NOFILEHANDLE" "$(E READ_PLUS NFS4ERR_NOFILEHANDLE)" \
+		READ_PLUS:0,10
+	plan "SEEK for data from 0: the first data" "$OK4.* seek_eof=0 seek_offset=262144\$" \
+		"PUTFH:$RW_FH" LOOKUP:sp SEEK:0,data
+	plan "SEEK for a hole from within data: where it ends" "$OK4.* seek_eof=0 seek_offset=327680\$" \
+		"PUTFH:$RW_FH" LOOKUP:sp SEEK:262144,hole
+	plan "SEEK for data in the trailing hole: eof (15.11.3)" "$OK4.* seek_eof=1 " \
+		"PUTFH:$RW_FH" LOOKUP:sp SEEK:900000,data
+	plan "SEEK past the end: NXIO" "$(E SEEK NFS4ERR_NXIO)" "PUTFH:$RW_FH" LOOKUP:sp SEEK:2000000,hole
+	plan "SEEK of a directory: ISDIR" "$(E SEEK NFS4ERR_ISDIR)" "PUTFH:$RW_FH" LOOKUP:d SEEK:0,data
+	plan "SEEK for neither data nor a hole: UNION_NOTSUPP" "$(E SEEK NFS4ERR_UNION_NOTSUPP)" \
+		"PUTFH:$RW_FH" LOOKUP:sp SEEK:0,7
+	plan_run
+	check_daemon_alive "NFSv4.2's READ_PLUS and SEEK"
 }
 
 file_ops_setup
 file_ops
+v42_ops
 
 # ---------------------------------------------------------------------------
 # 7. many clients: the tables are bounded (N4_MAX_CLIENTS 1024), memory too

@@ -58,7 +58,8 @@
  *     rd_cookieverf= and rd.NAME.ATTR= (READDIR); link= (READLINK);
  *     stateid= rflags= delegation= attrset= cinfo_* (OPEN); stateid=
  *     (OPEN_DOWNGRADE); closed_stateid= (CLOSE); read_len= read_eof=
- *     read_data= read_hash= (READ); written= committed= writeverf=
+ *     read_data= read_hash= (READ); rp_eof= rp_segs= (READ_PLUS: h:OFF:LEN for a
+ *     hole, d:OFF:LEN:FNV1A64 for data); seek_eof= seek_offset= (SEEK); written= committed= writeverf=
  *     (WRITE); writeverf= (COMMIT); attrsset= (SETATTR, whatever its
  *     status); cinfo_before= cinfo_after= cinfo_atomic= cinfo_changed=
  *     (CREATE with attrset=, REMOVE, LINK; RENAME's as src_cinfo_* and
@@ -1106,6 +1107,36 @@ print_cinfo(const char *prefix, const change_info4 *ci)
 	    (int)ci->atomic, prefix, ci->before != ci->after);
 }
 
+/*
+ * READ_PLUS: rp_eof=, then rp_segs= the contents in order, a hole as
+ * h:OFFSET:LENGTH, data as d:OFFSET:LENGTH:FNV1A64 (of its bytes).
+ */
+static void
+print_read_plus(const read_plus_res4 *ok)
+{
+	const char *sep = "";
+	u_int i;
+
+	printf(" rp_eof=%d rp_segs=", (int)ok->rpr_eof);
+	for (i = 0; i < ok->rpr_contents.rpr_contents_len; i++, sep = ",") {
+		const read_plus_content *c = &ok->rpr_contents.rpr_contents_val[i];
+
+		if (c->rpc_content == NFS4_CONTENT_HOLE)
+			printf("%sh:%llu:%llu", sep,
+			    (unsigned long long)c->read_plus_content_u.rpc_hole.di_offset,
+			    (unsigned long long)c->read_plus_content_u.rpc_hole.di_length);
+		else if (c->rpc_content == NFS4_CONTENT_DATA)
+			printf("%sd:%llu:%u:%016llx", sep,
+			    (unsigned long long)c->read_plus_content_u.rpc_data.d_offset,
+			    c->read_plus_content_u.rpc_data.d_data.d_data_len,
+			    (unsigned long long)fnv1a64(c->read_plus_content_u.rpc_data.d_data.d_data_val,
+			    c->read_plus_content_u.rpc_data.d_data.d_data_len));
+		else
+			printf("%s?%d", sep, (int)c->rpc_content);
+	}
+	printf(" ");
+}
+
 static void
 print_readdir(const READDIR4resok *ok)
 {
@@ -1218,6 +1249,13 @@ print_file_result(const nfs_resop4 *r, const struct op_note *note)
 		    (unsigned long long)fnv1a64(ok->data.data_val, ok->data.data_len));
 		break;
 	}
+	case OP_READ_PLUS:
+		print_read_plus(&u->opread_plus.READ_PLUS4res_u.rp_resok4);
+		break;
+	case OP_SEEK:
+		printf(" seek_eof=%d seek_offset=%llu", (int)u->opseek.SEEK4res_u.resok4.sr_eof,
+		    (unsigned long long)u->opseek.SEEK4res_u.resok4.sr_offset);
+		break;
 	case OP_WRITE: {
 		const WRITE4resok *ok = &u->opwrite.WRITE4res_u.resok4;
 
@@ -1685,6 +1723,21 @@ file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
 		}
 		sid_opt(w, &u->opread.stateid, "anon");
 		break;
+	case OP_READ_PLUS:
+		if (w->n) {
+			u->opread_plus.rpa_offset = rr_parse_num(word_req(w, "offset"), "offset");
+			u->opread_plus.rpa_count = (count4)rr_parse_num(word_req(w, "count"), "count");
+		}
+		sid_opt(w, &u->opread_plus.rpa_stateid, "anon");
+		break;
+	case OP_SEEK:
+		u->opseek.sa_offset = rr_parse_num(word_req(w, "offset"), "offset");
+		s = word_req(w, "what");
+		u->opseek.sa_what = strcmp(s, "data") == 0 ? NFS4_CONTENT_DATA :
+		    strcmp(s, "hole") == 0 ? NFS4_CONTENT_HOLE :
+		    (data_content4)rr_parse_num(s, "what");
+		sid_opt(w, &u->opseek.sa_stateid, "anon");
+		break;
 	case OP_WRITE:
 		write_args(w, &u->opwrite);
 		break;
@@ -1739,7 +1792,7 @@ has_defaults(uint32_t op)
 {
 	switch (op) {
 	case OP_ACCESS: case OP_READDIR: case OP_CLOSE: case OP_FREE_STATEID:
-	case OP_TEST_STATEID: case OP_READ: case OP_WRITE:
+	case OP_TEST_STATEID: case OP_READ: case OP_READ_PLUS: case OP_WRITE:
 		return 1;
 	}
 	return 0;
@@ -2258,6 +2311,7 @@ static const char op_help[] =
     "  OPEN_DOWNGRADE:ACCESS,DENY[,SID]   CLOSE[:SID]   FREE_STATEID[:SID]   (SID default last)\n"
     "  TEST_STATEID[:SID,...]    default last\n"
     "  READ[:OFFSET,COUNT[,SID]] SID default anon\n"
+    "  READ_PLUS[:OFFSET,COUNT[,SID]]  SEEK:OFFSET,data|hole|N[,SID]   (4.2; SID default anon)\n"
     "  WRITE[:OFFSET,DATA[,unstable|datasync|filesync][,SID]]   default filesync, anon\n"
     "  COMMIT[:OFFSET,COUNT]\n"
     "  SETATTR:ATTR=VALUE,...[,SID]       SID default anon\n"

@@ -218,6 +218,18 @@ enum fs_seek_what { FS_SEEK_DATA, FS_SEEK_HOLE };
  * error: *found is the end, *eof set (RFC 7862 15.11.3).
  */
 int fs_seek(struct fs_ctx *ctx, uint64_t off, enum fs_seek_what what, uint64_t *found, int *eof);
+/*
+ * READ_PLUS's map: the data and the holes of [off, off + count) of a
+ * regular file, cut at its end, in order, at most max of them (*n); the
+ * last may stop short of off + count when max ran out. *size is the file's
+ * size as the map saw it. Nothing (*n 0) for an off at or past the end.
+ */
+struct fs_segment {
+	uint64_t off, len;
+	int hole;
+};
+int fs_segments(struct fs_ctx *ctx, uint64_t off, uint64_t count, struct fs_segment *seg,
+    unsigned max, unsigned *n, uint64_t *size);
 /* ALLOCATE: blocks reserved for [off, off + len); a shorter file grows to off + len. */
 int fs_allocate(struct fs_ctx *ctx, uint64_t off, uint64_t len);
 /* DEALLOCATE: [off, off + len) becomes a hole (what lies past the end is left); the size stays. */

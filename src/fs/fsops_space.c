@@ -82,7 +82,66 @@ changed(struct fs_ctx *ctx)
 	return durable_sync(ctx, ctx->ent);
 }
 
-/* ---- SEEK ---- */
+/* ---- SEEK and READ_PLUS's map ---- */
+
+/* The next segment of [pos, end) of fd: data or a hole, how long. */
+static int
+next_segment(int fd, uint64_t pos, uint64_t end, struct fs_segment *s)
+{
+	off_t d = lseek(fd, (off_t)pos, SEEK_DATA), h;
+
+	s->off = pos;
+	if (d < 0 && errno != ENXIO)
+		return errno;
+	if (d < 0 || (uint64_t)d >= end) {	/* no data before the end: one hole */
+		s->hole = 1;
+		s->len = end - pos;
+		return 0;
+	}
+	if ((uint64_t)d > pos) {
+		s->hole = 1;
+		s->len = (uint64_t)d - pos;
+		return 0;
+	}
+	/* Data here; it runs to the next hole (the file's end is one). */
+	s->hole = 0;
+	s->len = 0;
+	if ((h = lseek(fd, (off_t)pos, SEEK_HOLE)) < 0)
+		return errno == ENXIO ? 0 : errno;	/* shrank: nothing here now */
+	s->len = ((uint64_t)h < end ? (uint64_t)h : end) - pos;
+	return 0;
+}
+
+int
+fs_segments(struct fs_ctx *ctx, uint64_t off, uint64_t count, struct fs_segment *seg,
+    unsigned max, unsigned *n, uint64_t *size)
+{
+	struct stat st;
+	uint64_t end, pos = off;
+	int fd, err = open_file(ctx, R_OK, &st);
+
+	*n = 0;
+	*size = 0;
+	if (err)
+		return err;
+	*size = (uint64_t)st.st_size;
+	if (off >= *size || count == 0)
+		return 0;
+	end = count < *size - off ? off + count : *size;
+	if ((fd = icache_read_fd(ctx->ent, ctx->creds)) < 0)
+		return errno;
+	while (pos < end && *n < max) {
+		struct fs_segment *s = &seg[*n];
+
+		if ((err = next_segment(fd, pos, end, s)) != 0)
+			return err;
+		if (s->len == 0)	/* shrank under us: the map ends here */
+			break;
+		pos += s->len;
+		(*n)++;
+	}
+	return 0;
+}
 
 int
 fs_seek(struct fs_ctx *ctx, uint64_t off, enum fs_seek_what what, uint64_t *found, int *eof)

@@ -1,6 +1,7 @@
 /*
- * NFSv4 data operations (RFC 8881 18.22, 18.32, 18.3): READ, WRITE and
- * COMMIT on the current filehandle, after its stateid passed
+ * NFSv4 data operations (RFC 8881 18.22, 18.32, 18.3, RFC 7862 15.10):
+ * READ, READ_PLUS, WRITE and COMMIT on the current filehandle, after its
+ * stateid passed
  * n4_stateid_check. The data moves through the fs layer as v3's does;
  * WRITE's data is still in the request buffer (nfs4_compound.c decodes
  * it in place).
@@ -101,6 +102,112 @@ n4_op_read(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	}
 	return s;
 }
+
+/* ---- READ_PLUS (RFC 7862 15.10) ---- */
+
+/*
+ * Segments one READ_PLUS returns at most; a file more fragmented than
+ * that gets a short reply (no eof), and the client reads on from its end.
+ */
+#define N4_READ_PLUS_SEGS 16
+
+/* Room for the data segments: the worker's buffer as READ's (never a pipe), or the call's. */
+static void *
+read_plus_room(struct n4_compound *c, size_t len)
+{
+	if (len == 0)
+		len = 1;
+	return read_in_place(c) ? call_databuf(c->call, len) : call_alloc(c->call, len);
+}
+
+/*
+ * The data segments of map read into room, one after the other; a read
+ * that comes back short (the file shrank) ends the reply there, its eof
+ * the read's. How many segments stand goes to *nseg.
+ */
+static nfsstat4
+read_plus_fill(struct n4_obj *o, const struct fs_segment *map, unsigned *nseg, char *room,
+    read_plus_content *out, int *eof)
+{
+	struct fs_readbuf rb = { NULL, -1, 0 };
+	size_t used = 0, n;
+	struct stat st;
+	unsigned i;
+	int err;
+
+	for (i = 0; i < *nseg; i++) {
+		if (map[i].hole) {
+			out[i].rpc_content = NFS4_CONTENT_HOLE;
+			out[i].read_plus_content_u.rpc_hole.di_offset = map[i].off;
+			out[i].read_plus_content_u.rpc_hole.di_length = map[i].len;
+			continue;
+		}
+		rb.buf = room + used;
+		n = 0;
+		if ((err = fs_read(&o->ctx, map[i].off, (size_t)map[i].len, &rb, &n, eof, &st)) != 0)
+			return errno_to_nfs4(err);
+		out[i].rpc_content = NFS4_CONTENT_DATA;
+		out[i].read_plus_content_u.rpc_data.d_offset = map[i].off;
+		out[i].read_plus_content_u.rpc_data.d_data.d_data_val = rb.buf;
+		out[i].read_plus_content_u.rpc_data.d_data.d_data_len = (u_int)n;
+		used += n;
+		if (n < map[i].len) {
+			*nseg = n ? i + 1 : i;
+			return NFS4_OK;
+		}
+	}
+	return NFS4_OK;
+}
+
+/*
+ * READ's rules and stateid, the reply a list of data and holes: the file's
+ * own, from SEEK_DATA and SEEK_HOLE (fs_segments), so that a sparse file's
+ * holes cross the wire as an offset and a length, not as zeros.
+ */
+nfsstat4
+n4_op_read_plus(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	READ_PLUS4args *args = &a->nfs_argop4_u.opread_plus;
+	read_plus_res4 *ok = &r->nfs_resop4_u.opread_plus.READ_PLUS4res_u.rp_resok4;
+	size_t count = args->rpa_count < N4_MAX_READ ? args->rpa_count : N4_MAX_READ, data = 0;
+	struct fs_segment map[N4_READ_PLUS_SEGS];
+	read_plus_content *out = NULL;
+	unsigned nseg = 0;
+	uint64_t size = 0;
+	char *room = NULL;
+	struct n4_obj o;
+	int eof = 0;
+	nfsstat4 s;
+
+	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
+		return s;
+	if ((s = need_file(&o)) == NFS4_OK)
+		s = n4_stateid_check(c, &args->rpa_stateid, &o, N4_SHARE_READ);
+	if (s == NFS4_OK)
+		s = errno_to_nfs4(fs_segments(&o.ctx, args->rpa_offset, count, map,
+		    N4_READ_PLUS_SEGS, &nseg, &size));
+	for (unsigned i = 0; s == NFS4_OK && i < nseg; i++)
+		data += map[i].hole ? 0 : (size_t)map[i].len;
+	if (s == NFS4_OK && nseg && ((out = call_alloc(c->call, nseg * sizeof(*out))) == NULL ||
+	    (room = read_plus_room(c, data)) == NULL))
+		s = NFS4ERR_DELAY;
+	if (s == NFS4_OK && nseg)
+		s = read_plus_fill(&o, map, &nseg, room, out, &eof);
+	n4_obj_end(&o);
+	if (s != NFS4_OK)
+		return s;
+	/* At the end when the last segment reaches the size the map saw, or a read said so. */
+	if (nseg == 0)
+		eof = args->rpa_offset >= size;
+	else if (map[nseg - 1].off + map[nseg - 1].len >= size)
+		eof = 1;
+	ok->rpr_eof = eof ? TRUE : FALSE;
+	ok->rpr_contents.rpr_contents_val = out;
+	ok->rpr_contents.rpr_contents_len = nseg;
+	return NFS4_OK;
+}
+
+/* ---- WRITE and COMMIT ---- */
 
 nfsstat4
 n4_op_write(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)

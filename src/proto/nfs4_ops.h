@@ -140,6 +140,8 @@ nfsstat4 n4_op_close(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_test_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_free_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_read(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+/* NFSv4.2's READ_PLUS (RFC 7862 15.10): READ with the file's holes as ranges (nfs4_io.c). */
+nfsstat4 n4_op_read_plus(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_write(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_commit(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 

@@ -938,6 +938,90 @@ error_seeds(void)
 	seed(&m, "bad-nfs4-create-regular");
 }
 
+/* NFSv4.2's own reads and space operations (RFC 7862 15). */
+static void
+op_seek(struct msg *m, uint64_t off, uint32_t what)
+{
+	rr_enc_u32(&m->e, OP_SEEK);
+	stateid_special(m, SID_ANON);
+	rr_enc_u64(&m->e, off);
+	rr_enc_u32(&m->e, what);
+}
+
+static void
+op_read_plus(struct msg *m, uint32_t sid, uint64_t off, uint32_t count)
+{
+	rr_enc_u32(&m->e, OP_READ_PLUS);
+	stateid_special(m, sid);
+	rr_enc_u64(&m->e, off);
+	rr_enc_u32(&m->e, count);
+}
+
+/* ALLOCATE or DEALLOCATE of [off, off + len) with the current stateid. */
+static void
+op_space(struct msg *m, uint32_t op, uint64_t off, uint64_t len)
+{
+	rr_enc_u32(&m->e, op);
+	stateid_special(m, SID_CURRENT);
+	rr_enc_u64(&m->e, off);
+	rr_enc_u64(&m->e, len);
+}
+
+/* COPY (with_copy) or CLONE from the saved file to the current one, anonymous stateids. */
+static void
+op_copy(struct msg *m, int with_copy, uint64_t src, uint64_t dst, uint64_t count)
+{
+	rr_enc_u32(&m->e, with_copy ? OP_COPY : OP_CLONE);
+	stateid_special(m, SID_ANON);
+	stateid_special(m, SID_ANON);
+	rr_enc_u64(&m->e, src);
+	rr_enc_u64(&m->e, dst);
+	rr_enc_u64(&m->e, count);
+	if (with_copy) {
+		rr_enc_u32(&m->e, 1);		/* consecutive */
+		rr_enc_u32(&m->e, 1);		/* synchronous */
+		rr_enc_u32(&m->e, 0);		/* no source server: intra-server */
+	}
+}
+
+static void
+v42_seeds(void)
+{
+	struct msg m;
+
+	compound(&m, 2, 5);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_seek(&m, 0, NFS4_CONTENT_DATA);
+	op_seek(&m, 0, NFS4_CONTENT_HOLE);
+	op_read_plus(&m, SID_ANON, 0, 65536);
+	seed(&m, "nfs4.2-seq-seek-read-plus");
+	compound(&m, 2, 7);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_ROOT);
+	op_open_name(&m, OPEN4_SHARE_ACCESS_BOTH, OPEN4_SHARE_DENY_NONE, "file");
+	op_space(&m, OP_ALLOCATE, 8192, 65536);
+	op_space(&m, OP_DEALLOCATE, 4096, 16384);
+	op_read_plus(&m, SID_CURRENT, 0, 100000);
+	op_close(&m);
+	seed(&m, "nfs4.2-seq-allocate-deallocate-read-plus");
+	compound(&m, 2, 6);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	op_plain(&m, OP_SAVEFH);
+	op_putfh(&m, O_EMPTY);
+	op_copy(&m, 1, 0, 100, 4096);
+	op_copy(&m, 0, 0, 0, 0);
+	seed(&m, "nfs4.2-seq-copy-clone");
+	/* ISDIR (15.10.3 is READ's list), and a what that is neither arm. */
+	compound(&m, 2, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_DIR);
+	op_read_plus(&m, SID_ANON, 0, 10);
+	op_seek(&m, 0, 7);
+	seed(&m, "bad-nfs4.2-read-plus-dir");
+}
+
 void
 n4fx_seeds(void)
 {
@@ -947,4 +1031,5 @@ n4fx_seeds(void)
 	open_seeds();
 	change_seeds();
 	error_seeds();
+	v42_seeds();
 }
