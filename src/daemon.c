@@ -454,6 +454,15 @@ register_programs(const struct daemon_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* The NFS versions served: --nfs-versions, or the default (nfs_program.h). */
+static unsigned
+versions(const struct daemon_opts *o)
+{
+	if (o->nfs_versions)
+		return o->nfs_versions;
+	return o->grace_dir ? NFSVERS_DEFAULT_HEADS : NFSVERS_DEFAULT;
+}
+
 /*
  * Several heads (--grace-dir): our grace period goes on the shared record
  * before we serve, so the other heads hold new locks back from now on.
@@ -467,6 +476,9 @@ start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
 		return;
 	/* The other heads change the same directories: no change_info4 is atomic. */
 	dirlock_set_shared(1);
+	if (versions(o) & NFSVERS_4)
+		log_warnx("--grace-dir with NFSv4: the heads do not share NFSv4 client records, "
+		    "so a v4 client that moves to another head cannot reclaim its opens and locks");
 	if (grace_shared_init(o->grace_dir, o->statedir) < 0 ||
 	    grace_shared_begin(grace_secs) < 0) {
 		snprintf(err, sizeof(err), "grace directory %s (identity: the last component of "
@@ -503,7 +515,7 @@ load_v4_records(const struct daemon_opts *o)
 	char err[512];
 	int n;
 
-	if (!(o->nfs_versions & NFSVERS_4))
+	if (!(versions(o) & NFSVERS_4))
 		return 0;
 	if ((n = n4_recover_load(o->statedir)) < 0) {
 		snprintf(err, sizeof(err), "state directory %s: cannot read the NFSv4 client "
@@ -528,7 +540,7 @@ start_locking(const struct daemon_opts *o, rlim_t nofile)
 	if (tasks_start(TASK_THREADS) < 0)
 		startup_failed("cannot start the background task threads");
 	/* NFSv4 locks through the same manager: it runs without NLM too (--no-nlm). */
-	if (o->no_nlm && !(o->nfs_versions & NFSVERS_4)) {
+	if (o->no_nlm && !(versions(o) & NFSVERS_4)) {
 		return;
 	} else if (o->no_nlm) {
 		previous = 0;
@@ -621,13 +633,13 @@ daemon_run(const struct daemon_opts *o)
 	if (o->lease_secs)
 		n4_set_lease(o->lease_secs);
 	n4_clients_init();
-	dispatch_register(nfs_program_build(o->nfs_versions ? o->nfs_versions : NFSVERS_DEFAULT));
+	dispatch_register(nfs_program_build(versions(o)));
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);
 	if (icache_start_sweeper() < 0)
 		startup_failed("cannot start the inode cache sweeper");
 	with_nlm = !o->no_nlm;
-	with_nfs4 = (o->nfs_versions & NFSVERS_4) != 0;
+	with_nfs4 = (versions(o) & NFSVERS_4) != 0;
 	stats_init(with_nlm, o->threads, read_gauges);
 	if (workq_start(o->threads, &pool_hooks) < 0)
 		startup_failed("cannot start worker threads");

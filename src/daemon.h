@@ -28,7 +28,7 @@ struct daemon_opts {
 	int no_nlm;
 	unsigned threads;
 	unsigned reply_memory_mib;	/* global TCP reply budget; 0: the default */
-	unsigned nfs_versions;		/* NFSVERS_* bits; 0: NFSVERS_DEFAULT */
+	unsigned nfs_versions;		/* NFSVERS_* bits; 0: the default (daemon.c's versions) */
 	int foreground;
 	int no_rpcbind;
 	int debug;

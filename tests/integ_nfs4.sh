@@ -122,6 +122,15 @@ for bad in 5 4.0 3,5; do
 	fi
 done
 
+# The default is every version: a stock mount negotiates 4.2.
+start_daemon "$EXPORTS"
+expect_reg "by default NFS v4 is registered on tcp" yes "$NFS_PROG" 4 tcp
+expect_reg "by default NFS v3 too" yes "$NFS_PROG" 3 tcp
+expect_reg "by default NFS v2 too" yes "$NFS_PROG" 2 udp
+expect4 "by default minor version 2 is served" \
+	'status=NFS4_OK nres=1 op0=OP_EXCHANGE_ID:NFS4_OK' -m 2 exchange_id integ-default-minor2
+stop_daemon
+
 start_daemon "$EXPORTS" --nfs-versions 3
 expect_reg "--nfs-versions 3 registers no NFS v4 on tcp" no "$NFS_PROG" 4 tcp
 expect_reg "--nfs-versions 3 registers no NFS v4 on udp" no "$NFS_PROG" 4 udp

@@ -18,8 +18,13 @@
 #define NFSVERS_4_1	0x04
 #define NFSVERS_4_2	0x08
 #define NFSVERS_4	(NFSVERS_4_1 | NFSVERS_4_2)
-/* Until NFSv4 serves files, a stock mount must keep falling back to v3. */
-#define NFSVERS_DEFAULT	(NFSVERS_2 | NFSVERS_3)
+/*
+ * What a stock mount finds: every version. Several heads (--grace-dir)
+ * share NLM's grace record but not yet NFSv4's client records, so there
+ * v4 is served only when --nfs-versions names it.
+ */
+#define NFSVERS_DEFAULT	(NFSVERS_2 | NFSVERS_3 | NFSVERS_4)
+#define NFSVERS_DEFAULT_HEADS	(NFSVERS_2 | NFSVERS_3)
 #define NFSVERS_ALL	(NFSVERS_2 | NFSVERS_3 | NFSVERS_4)
 
 /*

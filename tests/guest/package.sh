@@ -2,7 +2,8 @@
 # Runs inside the QEMU guest (see run-guest), whose root is a throwaway
 # overlay: the Debian package installed with dpkg -i, the service run by its
 # SysV init script (the guest has no systemd), mounted by the guest's kernel
-# client over loopback through rpcbind, reloaded after /etc/exports is
+# client over loopback through rpcbind (v3) and by a mount with no options
+# (which negotiates NFSv4.2), reloaded after /etc/exports is
 # edited, stopped; dpkg -r must leave no daemon running, and the package
 # must never take /etc/exports: created only when absent, kept otherwise,
 # kept on purge.
@@ -24,7 +25,7 @@ die() {
 . "$(dirname "$0")/guest-lib.sh"
 registered() { rpcinfo -p 127.0.0.1 2>/dev/null | awk '$1 == 100003 { f = 1 } END { exit !f }'; }
 
-modprobe nfs && modprobe nfsv3 || die "modprobe nfs nfsv3"
+modprobe nfs && modprobe nfsv3 && modprobe nfsv4 || die "modprobe nfs nfsv3 nfsv4"
 # As on a host: rpcbind runs before the service (the script requires it).
 mkdir -p /run/rpcbind
 rpcbind -w || die "cannot start rpcbind"
@@ -81,6 +82,19 @@ drop_caches
 [ "$(cat "$work/export/new")" = "written by the client" ] && ok "written data on the server" ||
 	bad "written data on the server"
 umount "$mnt" || bad "umount"
+
+step "a stock mount, no options: NFSv4.2 (port 2049, no MOUNT protocol)"
+timeout 60 mount -t nfs 127.0.0.1:"$work/export" "$mnt" || die "mount 127.0.0.1:$work/export (no options)"
+opts=$(awk -v m="$mnt" '$2 == m { print $3, $4 }' /proc/mounts)
+case $opts in
+"nfs4 "*vers=4.2*) ok "negotiated NFSv4.2 ($opts)" ;;
+*) bad "stock mount options: $opts" ;;
+esac
+[ "$(cat "$mnt/new" 2>/dev/null)" = "written by the client" ] && ok "read over v4.2" || bad "read over v4.2"
+echo "written over v4.2" >"$mnt/new4" && ok "write over v4.2" || bad "write over v4.2"
+umount "$mnt" || bad "umount of the v4.2 mount"
+[ "$(cat "$work/export/new4" 2>/dev/null)" = "written over v4.2" ] && ok "v4.2 data on the server" ||
+	bad "v4.2 data on the server"
 
 step "edit /etc/exports, /etc/init.d/usernfsd reload"
 timeout 60 mount -t nfs -o vers=3,proto=tcp 127.0.0.1:"$work/second" "$mnt" 2>/dev/null &&
