@@ -25,6 +25,7 @@
 #include "compiler.h"
 #include "admin/ctlsock.h"
 #include "daemon.h"
+#include "idmap.h"
 #include "rpc/clients.h"
 #include "rpc/dispatch.h"
 #include "rpc/drc.h"
@@ -463,6 +464,21 @@ versions(const struct daemon_opts *o)
 	return o->grace_dir ? NFSVERS_DEFAULT_HEADS : NFSVERS_DEFAULT;
 }
 
+/* --idmap: owner names, before any worker encodes one; refused without NFSv4. */
+static void
+start_idmap(const struct daemon_opts *o)
+{
+	char err[600];
+
+	if (!o->idmap)
+		return;
+	if (!(versions(o) & NFSVERS_4))
+		startup_failed("--idmap names NFSv4 owners, and NFSv4 is not served (--nfs-versions)");
+	if (idmap_start(o->idmapd_conf, err, sizeof(err)) < 0)
+		startup_failed(err);
+	log_info("NFSv4 owners as names in the domain %s (libnfsidmap)", idmap_domain());
+}
+
 /*
  * Several heads (--grace-dir): our grace period goes on the shared record
  * before we serve, so the other heads hold new locks back from now on.
@@ -632,6 +648,7 @@ daemon_run(const struct daemon_opts *o)
 	dispatch_set_hold(exports_acquire, exports_release);
 	if (o->lease_secs)
 		n4_set_lease(o->lease_secs);
+	start_idmap(o);
 	n4_clients_init();
 	dispatch_register(nfs_program_build(versions(o)));
 	dispatch_register(&mount_program);

@@ -25,6 +25,8 @@ struct daemon_opts {
 	uint16_t nlm_port;	/* 0: NLM on the NFS port */
 	unsigned grace_secs;
 	unsigned lease_secs;		/* NFSv4's lease; 0: N4_LEASE_DEFAULT */
+	int idmap;			/* --idmap: NFSv4 owners as names (idmap.c) */
+	const char *idmapd_conf;	/* --idmapd-conf FILE, or NULL: libnfsidmap's default */
 	int no_nlm;
 	unsigned threads;
 	unsigned reply_memory_mib;	/* global TCP reply budget; 0: the default */

@@ -33,6 +33,10 @@ usage(FILE *out)
 	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
 	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
 	    "      --lease-time SECONDS  NFSv4's lease (default 90; rpc.nfsd -L)\n"
+	    "      --idmap            NFSv4 owners as name@domain through libnfsidmap\n"
+	    "                         (default: numbers, as knfsd sends them for AUTH_SYS)\n"
+	    "      --idmapd-conf FILE  libnfsidmap's configuration (default /etc/idmapd.conf;\n"
+	    "                         implies --idmap)\n"
 	    "      --handle-key FILE  the handle MAC key, shared by every head over one file\n"
 	    "                         system (16 bytes, mode 0600; default: STATE-DIR/handle-key)\n"
 	    "      --grace-dir DIR    shared grace record of several heads: while any head's\n"
@@ -72,7 +76,8 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 }
 
 enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW,
-	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY, OPT_NFS_VERSIONS, OPT_LEASE_TIME };
+	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY, OPT_NFS_VERSIONS, OPT_LEASE_TIME, OPT_IDMAP,
+	OPT_IDMAPD_CONF };
 
 /* dirs and allow have room for argc entries: the --share and --allow values. */
 static int
@@ -96,6 +101,8 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "handle-key", required_argument, NULL, OPT_HANDLE_KEY },
 		{ "grace-dir", required_argument, NULL, OPT_GRACE_DIR },
 		{ "lease-time", required_argument, NULL, OPT_LEASE_TIME },
+		{ "idmap", no_argument, NULL, OPT_IDMAP },
+		{ "idmapd-conf", required_argument, NULL, OPT_IDMAPD_CONF },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "reply-memory", required_argument, NULL, OPT_REPLY_MEMORY },
 		{ "nfs-versions", required_argument, NULL, OPT_NFS_VERSIONS },
@@ -162,6 +169,8 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 			}
 			o.lease_secs = (unsigned)v;
 			break;
+		case OPT_IDMAP: o.idmap = 1; break;
+		case OPT_IDMAPD_CONF: o.idmap = 1; o.idmapd_conf = optarg; break;
 		case OPT_CONTROL: o.control_path = optarg; break;
 		case OPT_HANDLE_KEY: o.handle_key = optarg; break;
 		case OPT_GRACE_DIR: o.grace_dir = optarg; break;

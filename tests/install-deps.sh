@@ -4,7 +4,7 @@
 # Idempotent; quiet when everything is there.
 set -eu
 
-build="build-essential autoconf automake pkg-config libtirpc-dev rpcsvc-proto libsystemd-dev rpcbind"
+build="build-essential autoconf automake pkg-config libtirpc-dev libnfsidmap-dev rpcsvc-proto libsystemd-dev rpcbind"
 # The demo prints nfs-ls (libnfs-utils, small) and showmount (nfs-common,
 # which brings Kerberos libraries, python3 and rpc.statd: not for "build").
 demo="$build libnfs-utils nfs-common"

@@ -1240,6 +1240,73 @@ else
 fi
 check_daemon_alive "1100 sessions"
 
+# ---------------------------------------------------------------------------
+# 10. --idmap: owners as name@domain through libnfsidmap (/etc/idmapd.conf's
+# language), numbers where the maps know no name, as knfsd with rpc.idmapd
+
+stop_daemon
+out=$(timeout 10 "$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
+	--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT" --state-dir "$WORKDIR/bad" \
+	--idmapd-conf "$WORKDIR/no-such-idmapd.conf" </dev/null 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q -- "--idmapd-conf $WORKDIR/no-such-idmapd.conf: No such file"; then
+	ok "--idmapd-conf naming a missing file is refused at start"
+else
+	not_ok "--idmapd-conf of a missing file: exit status $rc (want a refusal naming it)" "$out"
+fi
+out=$(timeout 10 "$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
+	--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT" --state-dir "$WORKDIR/bad" \
+	--idmap --nfs-versions 3 </dev/null 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q -- "--idmap names NFSv4 owners"; then
+	ok "--idmap without NFSv4 is refused at start"
+else
+	not_ok "--idmap --nfs-versions 3: exit status $rc (want a refusal)" "$out"
+fi
+printf '[General]\nDomain = usernfsd.test\n' >"$WORKDIR/idmapd.conf"
+start_daemon "$EXPORTS
+$FO_EXPORTS" --idmapd-conf "$WORKDIR/idmapd.conf"
+run_expect "--idmap: the log names the domain" 'owners as names in the domain usernfsd\.test' \
+	cat "$DAEMON_LOG"
+printf 'x' >"$RW/idm"
+chown 0:65534 "$RW/idm"
+: >"$RW/idm_num"
+chown 54321:54322 "$RW/idm_num"
+getent passwd 54321 >/dev/null || getent group 54322 >/dev/null &&
+	not_ok "uid 54321 or gid 54322 has a name here: the numeric fallback is not tested"
+plan_begin integ-idmap
+plan "GETATTR: owner root@usernfsd.test, group nogroup@usernfsd.test" \
+	"$OK4.* attr_owner=root@usernfsd\\.test attr_owner_group=nogroup@usernfsd\\.test\$" \
+	"PUTFH:$RW_FH" LOOKUP:idm GETATTR:owner,owner_group
+plan "GETATTR of ids without names: the numbers" \
+	"$OK4.* attr_owner=54321 attr_owner_group=54322\$" \
+	"PUTFH:$RW_FH" LOOKUP:idm_num GETATTR:owner,owner_group
+plan "READDIR's owners are names too" "$OK4.* rd\\.idm\\.owner=root@usernfsd\\.test " \
+	"PUTFH:$RW_FH" READDIR:0,65536,owner
+plan "SETATTR owner nobody@usernfsd.test, group root@usernfsd.test" "$OK4" \
+	"PUTFH:$RW_FH" LOOKUP:idm SETATTR:owner=nobody@usernfsd.test,owner_group=root@usernfsd.test
+S_IDM_SET=$PLAN_N
+plan "SETATTR owner in another domain: BADOWNER" "$(E SETATTR NFS4ERR_BADOWNER)" \
+	"PUTFH:$RW_FH" LOOKUP:idm_num SETATTR:owner=nobody@elsewhere.test
+plan "SETATTR owner without a domain: BADOWNER" "$(E SETATTR NFS4ERR_BADOWNER)" \
+	"PUTFH:$RW_FH" LOOKUP:idm_num SETATTR:owner=nobody
+plan "SETATTR owner nobody knows in our domain: BADOWNER" "$(E SETATTR NFS4ERR_BADOWNER)" \
+	"PUTFH:$RW_FH" LOOKUP:idm_num SETATTR:owner=no-such-user-x@usernfsd.test
+plan "SETATTR group in another domain: BADOWNER" "$(E SETATTR NFS4ERR_BADOWNER)" \
+	"PUTFH:$RW_FH" LOOKUP:idm_num SETATTR:owner_group=root@elsewhere.test
+plan "SETATTR with numbers still works (AUTH_SYS, RFC 8881 5.9)" "$OK4" \
+	"PUTFH:$RW_FH" LOOKUP:idm_num SETATTR:owner=4321,owner_group=8765
+plan "VERIFY of owner by name: SAME" "$OK4" \
+	"PUTFH:$RW_FH" LOOKUP:idm VERIFY:owner=nobody@usernfsd.test
+plan "the cache answers the same the second time" \
+	"$OK4.* attr_owner=nobody@usernfsd\\.test attr_owner_group=root@usernfsd\\.test\$" \
+	"PUTFH:$RW_FH" LOOKUP:idm GETATTR:owner,owner_group GETATTR:owner,owner_group
+plan_run
+expect_eq "SETATTR by name: the server's file is 65534:0" "$(stat -c %u:%g "$RW/idm" 2>&1)" 65534:0
+expect_eq "the files BADOWNER refused are unchanged but for the numbers" \
+	"$(stat -c %u:%g "$RW/idm_num" 2>&1)" 4321:8765
+check_daemon_alive "--idmap"
+
 # It stops cleanly (under USERNFSD_WRAPPER=valgrind: with no error found).
 if daemon_alive; then
 	kill -TERM "$(_daemon_real_pid)"

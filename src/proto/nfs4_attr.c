@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 
 #include "errmap.h"
+#include "idmap.h"
 #include "nfs4_attr.h"
 #include "rpc/dispatch.h"
 #include "state/nfs4_clients.h"
@@ -227,14 +228,17 @@ put_time(XDR *x, xdr_time_fn fn, nfstime4 v)
 	return fn(x, &v);
 }
 
-/* Owners as numbers, as knfsd sends them for AUTH_SYS without idmapping. */
+/*
+ * Owners as numbers, as knfsd sends them for AUTH_SYS without idmapping,
+ * or as name@domain with --idmap (idmap.c).
+ */
 static bool_t
-put_id(XDR *x, bool_t (*fn)(XDR *, utf8str_mixed *), uint32_t id)
+put_id(XDR *x, bool_t (*fn)(XDR *, utf8str_mixed *), uint32_t id, int group)
 {
-	char s[16];
+	char s[NFS4_UTF8_MAX + 1];
 	utf8str_mixed u;
 
-	u.utf8string_len = (u_int)snprintf(s, sizeof(s), "%u", id);
+	u.utf8string_len = (u_int)idmap_name_of(id, group, s, sizeof(s));
 	u.utf8string_val = s;
 	return fn(x, &u);
 }
@@ -327,9 +331,9 @@ enc_attr(XDR *x, unsigned n, const struct enc *e)
 	case FATTR4_NUMLINKS:
 		return put_u32(x, xdr_fattr4_numlinks, (uint32_t)st->st_nlink);
 	case FATTR4_OWNER:
-		return put_id(x, xdr_fattr4_owner, st->st_uid);
+		return put_id(x, xdr_fattr4_owner, st->st_uid, 0);
 	case FATTR4_OWNER_GROUP:
-		return put_id(x, xdr_fattr4_owner_group, st->st_gid);
+		return put_id(x, xdr_fattr4_owner_group, st->st_gid, 1);
 	case FATTR4_RAWDEV: {
 		fattr4_rawdev r = { major(st->st_rdev), minor(st->st_rdev) };
 
@@ -513,8 +517,10 @@ name_id(struct rpc_call *call, const char *name, int group, uint32_t *id)
 }
 
 /*
- * owner or owner_group: a number, or name or name@domain (the domain is
- * not checked yet: issue 28 brings libnfsidmap).
+ * owner or owner_group: a number (RFC 8881 5.9 lets AUTH_SYS clients
+ * send them, and the Linux client does), then with --idmap name@domain
+ * in our domain through libnfsidmap, else a local name with or without
+ * an @ (the domain not checked).
  */
 static nfsstat4
 dec_owner(XDR *x, struct rpc_call *call, int group, uint32_t *id)
@@ -531,6 +537,8 @@ dec_owner(XDR *x, struct rpc_call *call, int group, uint32_t *id)
 		return NFS4ERR_BADOWNER;	/* a NUL inside */
 	if (numeric_id(buf, id))
 		return NFS4_OK;
+	if (idmap_on())
+		return idmap_id_of(buf, group, id) ? NFS4_OK : NFS4ERR_BADOWNER;
 	if ((at = strrchr(buf, '@')) != NULL)
 		*at = '\0';
 	if (buf[0] == '\0' || !name_id(call, buf, group, id))
