@@ -97,8 +97,10 @@ for t in t u; do
 	run_expect "rpcinfo -$t mount 1" 'ready and waiting' rpcinfo -$t 127.0.0.1 $MOUNT_PROG 1
 	run_expect "rpcinfo -$t mount 2" 'ready and waiting' rpcinfo -$t 127.0.0.1 $MOUNT_PROG 2
 done
-run_expect "NFS v4 is PROG_MISMATCH 2..3" '^rpc=PROG_MISMATCH low=2 high=3$' \
-	nfs_probe tcp expect-prog-mismatch $NFS_PROG 4
+run_expect "NFS v5 is PROG_MISMATCH 2..4 over TCP" '^rpc=PROG_MISMATCH low=2 high=4$' \
+	nfs_probe tcp expect-prog-mismatch $NFS_PROG 5
+run_expect "NFS v4 over UDP is PROG_MISMATCH 2..3 (v4 is TCP only)" '^rpc=PROG_MISMATCH low=2 high=3$' \
+	nfs_probe udp expect-prog-mismatch $NFS_PROG 4
 run_expect "MOUNT v4 is PROG_MISMATCH 1..3" '^rpc=PROG_MISMATCH low=1 high=3$' \
 	mnt_probe tcp expect-prog-mismatch $MOUNT_PROG 4
 
