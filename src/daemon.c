@@ -624,6 +624,7 @@ daemon_run(const struct daemon_opts *o)
 		    errno == EPERM ? " (must not be readable by others)" : "");
 		startup_failed(err);
 	}
+	n4_server_names_init(o->statedir);
 	t = o->table ? o->table : exports_load(o->exports_file, log_export_error, NULL);
 	if (t == NULL) {
 		snprintf(err, sizeof(err), "%s has errors; not starting", o->exports_file);

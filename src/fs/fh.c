@@ -24,6 +24,12 @@ fh_set_key(const uint8_t key[FH_KEY_LEN])
 	memcpy(fh_key, key, FH_KEY_LEN);
 }
 
+uint64_t
+fh_key_tag(const char *label)
+{
+	return siphash24(fh_key, label, strlen(label));
+}
+
 static int
 read_exact(int fd, uint8_t *buf, size_t len)
 {

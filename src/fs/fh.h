@@ -74,6 +74,13 @@ enum fh_status {
 };
 
 void fh_set_key(const uint8_t key[FH_KEY_LEN]);
+/*
+ * A value of the key, for label: the same on every head that shares the
+ * key (--handle-key), which are the servers whose handles mean the same
+ * (NFSv4's server scope, RFC 8881 2.10.4). A PRF's output for an input no
+ * handle's MAC is of: it tells nothing of the key.
+ */
+uint64_t fh_key_tag(const char *label);
 /* Reads STATEDIR/handle-key, creating it (0600) on first start. 0 or -1 with errno. */
 int fh_load_or_create_key(const char *statedir);
 /* Returns the encoded length, or 0 if it does not fit in outlen. */

@@ -7,10 +7,12 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "fs/fh.h"
 #include "nfs4_ops.h"
+#include "nfs_program.h"
 #include "rpc/req.h"
 #include "rpc/transport.h"
 
@@ -50,15 +52,38 @@ principal_of(const struct n4_compound *c)
 	return p;
 }
 
-/* The server's name, for the owner and scope: heads of one file system share neither. */
-static const char *
-server_name(void)
-{
-	static char name[256];
+/*
+ * EXCHANGE_ID's server scope and owner (RFC 8881 2.10.4, 2.10.5). The
+ * scope names the servers whose handles mean the same: those sealing them
+ * with one key, so every head that shares --handle-key, and a single
+ * server across its restarts. A client finding another scope after a
+ * restart would not reclaim (the Linux client goes straight to new opens),
+ * so it must not depend on the host a head runs on. The owner's major id
+ * names whose state this is: the server identity, which is its state
+ * directory's last component and moves with it to the head that takes
+ * over (DESIGN.md, "Several heads"), within the scope.
+ */
+static struct {
+	char scope[32];
+	char major[300];
+} srv;
 
-	if (name[0] == '\0' && gethostname(name, sizeof(name) - 1) < 0)
-		strcpy(name, "usernfsd");
-	return name;
+void
+n4_server_names_init(const char *statedir)
+{
+	const char *id = statedir, *end;
+	size_t len;
+
+	snprintf(srv.scope, sizeof(srv.scope), "usernfsd-%016llx",
+	    (unsigned long long)fh_key_tag("usernfsd NFSv4 server scope"));
+	/* The last component, trailing slashes aside: /srv/nfs/vip-a/ names vip-a. */
+	for (end = statedir + strlen(statedir); end > statedir && end[-1] == '/'; end--)
+		;
+	for (id = end; id > statedir && id[-1] != '/'; id--)
+		;
+	len = (size_t)(end - id);
+	snprintf(srv.major, sizeof(srv.major), "%.*s@%s", (int)(len ? len : 1),
+	    len ? id : "/", srv.scope);
 }
 
 static nfsstat4
@@ -111,10 +136,12 @@ n4_op_exchange_id(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	ok->eir_flags = EXCHGID4_FLAG_USE_NON_PNFS | (out.confirmed ? EXCHGID4_FLAG_CONFIRMED_R : 0);
 	ok->eir_state_protect.spr_how = SP4_NONE;
 	ok->eir_server_owner.so_minor_id = 0;
-	ok->eir_server_owner.so_major_id.so_major_id_val = (char *)server_name();
-	ok->eir_server_owner.so_major_id.so_major_id_len = (u_int)strlen(server_name());
-	ok->eir_server_scope.eir_server_scope_val = (char *)server_name();
-	ok->eir_server_scope.eir_server_scope_len = (u_int)strlen(server_name());
+	if (srv.scope[0] == '\0')	/* no daemon around it (fuzz_rpc) */
+		n4_server_names_init("usernfsd");
+	ok->eir_server_owner.so_major_id.so_major_id_val = srv.major;
+	ok->eir_server_owner.so_major_id.so_major_id_len = (u_int)strlen(srv.major);
+	ok->eir_server_scope.eir_server_scope_val = srv.scope;
+	ok->eir_server_scope.eir_server_scope_len = (u_int)strlen(srv.scope);
 	impl->nii_domain.utf8string_val = (char *)"usernfsd.invalid";
 	impl->nii_domain.utf8string_len = (u_int)strlen("usernfsd.invalid");
 	impl->nii_name.utf8string_val = (char *)"usernfsd " PACKAGE_VERSION;

@@ -35,4 +35,11 @@ int nfs_versions_parse(const char *list, unsigned *out, char *err, size_t errlen
 /* The program with the versions in bits; call once, before dispatch_register. */
 const struct rpc_program *nfs_program_build(unsigned bits);
 
+/*
+ * At start-up, once the handle key is loaded: NFSv4 EXCHANGE_ID's server
+ * scope (from the key) and owner (the identity, statedir's last
+ * component), nfs4_session.c.
+ */
+void n4_server_names_init(const char *statedir);
+
 #endif
