@@ -253,6 +253,8 @@ static void *
 sweeper_main(void *arg)
 {
 	(void)arg;
+	/* Named, so that top -H, perf and the tests tell its write-backs from the calls'. */
+	pthread_setname_np(pthread_self(), "icache-sweep");
 	pthread_mutex_lock(&sweeper_lock);
 	while (!sweeper_stop) {
 		struct timespec until;
