@@ -461,7 +461,7 @@ versions(const struct daemon_opts *o)
 {
 	if (o->nfs_versions)
 		return o->nfs_versions;
-	return o->grace_dir ? NFSVERS_DEFAULT_HEADS : NFSVERS_DEFAULT;
+	return NFSVERS_DEFAULT;
 }
 
 /* --idmap: owner names, before any worker encodes one; refused without NFSv4. */
@@ -492,9 +492,6 @@ start_shared_grace(const struct daemon_opts *o, unsigned grace_secs)
 		return;
 	/* The other heads change the same directories: no change_info4 is atomic. */
 	dirlock_set_shared(1);
-	if (versions(o) & NFSVERS_4)
-		log_warnx("--grace-dir with NFSv4: the heads do not share NFSv4 client records, "
-		    "so a v4 client that moves to another head cannot reclaim its opens and locks");
 	if (grace_shared_init(o->grace_dir, o->statedir) < 0 ||
 	    grace_shared_begin(grace_secs) < 0) {
 		snprintf(err, sizeof(err), "grace directory %s (identity: the last component of "
@@ -712,7 +709,7 @@ daemon_run(const struct daemon_opts *o)
 			last_tick = now;
 			transport_tick();
 			fs_tick();
-			grace_shared_tick();
+			grace_shared_tick(locks_in_grace());
 			n4_clients_tick();
 			end_grace_early();
 			memtrim_tick(workq_pushed());

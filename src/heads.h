@@ -40,7 +40,11 @@ int grace_shared_begin(unsigned secs);
 int grace_shared_active(void);
 /* Was a grace directory given (--grace-dir)? */
 int grace_shared_enabled(void);
-/* From the main loop: removes our record once our grace period is over. */
-void grace_shared_tick(void);
+/*
+ * From the main loop: removes our record once our grace period is over,
+ * at the end it names or as soon as in_grace says it ended early (every
+ * NFSv4 client of the last run said RECLAIM_COMPLETE).
+ */
+void grace_shared_tick(int in_grace);
 
 #endif

@@ -5,7 +5,7 @@
 # port and identity (the writer goes on, no ESTALE, sha256 equal); a lock
 # through one head keeps the range from another; after a takeover the
 # guest reclaims its lock in the new head's grace period while the other
-# head grants no new lock. Skipped (77) with a message when QEMU, the
+# head grants no new lock; the same with NFSv4.1 mounts and locks. Skipped (77) with a message when QEMU, the
 # kernel image, busybox-static, rpcbind, nfs-common or python3 is missing.
 . "$(dirname "$0")/lib.sh"
 

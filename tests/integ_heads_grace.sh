@@ -68,6 +68,21 @@ END=$(cat "$GRACE_DIR/vip-a" 2>/dev/null)
 	not_ok "the record names the end of A's grace period" "record: '$END', A started from $T_A to $T_READY"
 [ -z "$(ls "$GRACE_DIR"/vip-a.* 2>/dev/null)" ] && [ ! -e "$GRACE_DIR/state-b" ] &&
 	ok "B, not in grace, wrote no record" || not_ok "B, not in grace, wrote no record" "$(ls -la "$GRACE_DIR")"
+# NFSv4 is served by the heads too: one server scope (the shared key),
+# an owner per identity, so a client takes them for two servers (no
+# trunking) whose handles mean the same, and reclaims on the head that
+# takes an identity over.
+NFS4PROBE=${NFS4PROBE:-$top_builddir/tests/nfs4probe}
+if [ -x "$NFS4PROBE" ]; then
+	SC_A=$(field server_scope "$("$NFS4PROBE" 127.0.0.1 "$NFS_PORT" tcp exchange_id heads-a 2>&1)")
+	OUT=$("$NFS4PROBE" 127.0.0.1 "$B_NFS_PORT" tcp exchange_id heads-b 2>&1)
+	SC_B=$(field server_scope "$OUT") MJ_B=$(field server_major "$OUT")
+	MJ_A=$(field server_major "$("$NFS4PROBE" 127.0.0.1 "$NFS_PORT" tcp exchange_id heads-a 2>&1)")
+	[ -n "$SC_A" ] && [ "$SC_A" = "$SC_B" ] && ok "NFSv4 by default on both heads, with one server scope" ||
+		not_ok "both heads' NFSv4 server scope: A '$SC_A', B '$SC_B'" "$OUT"
+	[ "$MJ_A" = "vip-a@$SC_A" ] && [ "$MJ_B" = "state-b@$SC_B" ] &&
+		ok "each identity its own server owner" || not_ok "server owners: A '$MJ_A', B '$MJ_B'"
+fi
 expect_stat "A's client reclaims its lock through A" $GRANTED \
 	nlm_a -n client1 -i 11 lock "$FH" 0 100 reclaim
 expect_stat "B refuses a new LOCK while A is in grace" $GRACE nlm_b -n client2 -i 21 lock "$FH" 200 10
@@ -121,5 +136,32 @@ sleep 2.1
 expect_stat "two seconds on: B still grants a LOCK from uid 1000" $GRANTED \
 	nlm_b -u 1000 -g 1000 -n client3 -i 31 lock "$FH" 600 10
 expect_stat "... and its UNLOCK" $GRANTED nlm_b -u 1000 -g 1000 -n client3 -i 31 unlock "$FH" 600 10
+
+# ---- NFSv4: once every v4 client of the last run reclaimed, A's grace
+# period ends early, and so does its record (B grants again at once) ----
+if [ -x "$NFS4PROBE" ]; then
+	stop_daemon
+	: >"$ID_A/nlm-clients"
+	start_daemon "$LINE" --no-rpcbind --handle-key "$KEY" --grace-dir "$GRACE_DIR" --grace 60
+	OUT=$("$NFS4PROBE" 127.0.0.1 "$NFS_PORT" tcp exchange_id heads-v4-client ++ create_session 2>&1)
+	case $OUT in *OP_CREATE_SESSION:NFS4_OK*) ok "a v4 client makes a session through A" ;;
+	*) not_ok "a v4 client's session through A" "$OUT" ;; esac
+	stop_bg "$DAEMON_PID" KILL
+	DAEMON_PID=
+	: >"$ID_A/nlm-clients"
+	start_daemon "$LINE" --no-rpcbind --handle-key "$KEY" --grace-dir "$GRACE_DIR" --grace 60
+	[ -f "$GRACE_DIR/vip-a" ] && ok "A, restarted with a v4 client on record, is in grace" ||
+		not_ok "no grace record after a restart with a v4 client on record" "$(ls -la "$GRACE_DIR")"
+	expect_stat "B refuses a new LOCK meanwhile" $GRACE nlm_b -n client4 -i 41 lock "$FH" 700 10
+	OUT=$("$NFS4PROBE" 127.0.0.1 "$NFS_PORT" tcp exchange_id heads-v4-client ++ create_session \
+		++ sequence 0 next RECLAIM_COMPLETE 2>&1)
+	case $OUT in *OP_RECLAIM_COMPLETE:NFS4_OK*) ok "the v4 client comes back and says RECLAIM_COMPLETE" ;;
+	*) not_ok "the v4 client's RECLAIM_COMPLETE through A" "$OUT" ;; esac
+	for i in $(seq 50); do [ -e "$GRACE_DIR/vip-a" ] || break; sleep 0.1; done
+	[ ! -e "$GRACE_DIR/vip-a" ] && ok "A's record went when its grace period ended early, not after 60 s" ||
+		not_ok "A's record still there 5 s after its only v4 client reclaimed" "$(daemon_log_tail 10)"
+	expect_stat "B grants a new LOCK at once" $GRANTED nlm_b -n client4 -i 41 lock "$FH" 700 10
+	expect_stat "... and its UNLOCK" $GRANTED nlm_b -n client4 -i 41 unlock "$FH" 700 10
+fi
 kill -0 "$B_PID" && ok "head B alive" || not_ok "head B alive"
 finish

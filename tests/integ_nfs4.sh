@@ -256,6 +256,10 @@ S3=$(sfield 3 sessionid) S4=$(sfield 4 sessionid)
 step_expect "EXCHANGE_ID: a new owner, unconfirmed, non-pNFS (18.35.5 case 1)" 1 \
 	'status=NFS4_OK nres=1 op0=OP_EXCHANGE_ID:NFS4_OK .*seqid=1 eir_flags=0x00010000 confirmed=0'
 step_expect "the tag comes back" 1 '^tag=integ_nfs4 status='
+# The scope: a tag of the handle key; the major id: the identity (the state directory's name) in it.
+SCOPE1=$(sfield 1 server_scope)
+step_expect "EXCHANGE_ID's server scope is the handle key's tag, the major id the identity" 1 \
+	" server_scope=usernfsd-[0-9a-f]{16} server_major=$(basename "$STATE_DIR")@$SCOPE1( |\$)"
 step_expect "EXCHANGE_ID again before CREATE_SESSION: unconfirmed still" 2 \
 	'op0=OP_EXCHANGE_ID:NFS4_OK .*confirmed=0'
 if [ -n "$A1" ] && [ -n "$A2" ] && [ "$A1" != "$A2" ]; then
@@ -1266,6 +1270,8 @@ fi
 printf '[General]\nDomain = usernfsd.test\n' >"$WORKDIR/idmapd.conf"
 start_daemon "$EXPORTS
 $FO_EXPORTS" --idmapd-conf "$WORKDIR/idmapd.conf"
+run_expect "a restarted server names the same server scope (a client reclaims only then)" \
+	" server_scope=$SCOPE1 " v4 tcp exchange_id integ-scope-after-restart
 run_expect "--idmap: the log names the domain" 'owners as names in the domain usernfsd\.test' \
 	cat "$DAEMON_LOG"
 printf 'x' >"$RW/idm"

@@ -47,7 +47,8 @@
  *   tag=TAG status=NFS4ERR_X nres=N op0=OP_NAME:NFS4ERR_X op1=...
  *     reply=LEN:HASH (the COMPOUND4res bytes, FNV-1a 64), then, in the
  *     order of the operations, what the successful ones returned:
- *     clientid= seqid= eir_flags= confirmed= (EXCHANGE_ID); sessionid=
+ *     clientid= seqid= eir_flags= confirmed= server_scope= server_major=
+ *     (EXCHANGE_ID); sessionid=
  *     csr_sequence= csr_flags= slots= maxops= cached= maxreq= maxresp=
  *     (CREATE_SESSION); sr_seqid= sr_slot= highest_slot= target_slot=
  *     sr_flags= (SEQUENCE); bctsr_dir= (BIND_CONN_TO_SESSION); fh=
@@ -1054,6 +1055,11 @@ print_session_resok(const nfs_resop4 *r)
 		printf(" clientid=%016llx seqid=%u eir_flags=0x%08x confirmed=%d",
 		    (unsigned long long)ok->eir_clientid, ok->eir_sequenceid, ok->eir_flags,
 		    (ok->eir_flags & EXCHGID4_FLAG_CONFIRMED_R) != 0);
+		printf(" server_scope=%.*s server_major=%.*s",
+		    (int)ok->eir_server_scope.eir_server_scope_len,
+		    ok->eir_server_scope.eir_server_scope_val,
+		    (int)ok->eir_server_owner.so_major_id.so_major_id_len,
+		    ok->eir_server_owner.so_major_id.so_major_id_val);
 		st.clientid = ok->eir_clientid;
 		st.have_clientid = 1;
 		st.cs_seq = ok->eir_sequenceid;

@@ -19,12 +19,12 @@
 #define NFSVERS_4_2	0x08
 #define NFSVERS_4	(NFSVERS_4_1 | NFSVERS_4_2)
 /*
- * What a stock mount finds: every version. Several heads (--grace-dir)
- * share NLM's grace record but not yet NFSv4's client records, so there
- * v4 is served only when --nfs-versions names it.
+ * What a stock mount finds: every version, with several heads too (their
+ * NFSv4 client records move with the identity's state directory, as the
+ * NSM state does, and the shared grace record holds other heads' new
+ * locks back while they reclaim).
  */
 #define NFSVERS_DEFAULT	(NFSVERS_2 | NFSVERS_3 | NFSVERS_4)
-#define NFSVERS_DEFAULT_HEADS	(NFSVERS_2 | NFSVERS_3)
 #define NFSVERS_ALL	(NFSVERS_2 | NFSVERS_3 | NFSVERS_4)
 
 /*

@@ -186,9 +186,9 @@ grace_shared_active(void)
 }
 
 void
-grace_shared_tick(void)
+grace_shared_tick(int in_grace)
 {
-	if (dirfd_g < 0 || our_end == 0 || time(NULL) < our_end)
+	if (dirfd_g < 0 || our_end == 0 || (in_grace && time(NULL) < our_end))
 		return;
 	our_end = 0;
 	if (unlinkat(dirfd_g, record, 0) < 0 && errno != ENOENT)

@@ -28,6 +28,12 @@
 #    its lock in that head's grace period, a process on the server cannot
 #    take it, and vip-c grants no new lock meanwhile (its record in the
 #    grace directory holds it back), then does.
+# 3. The same over NFSv4.1 (served by default with --grace-dir too): a v4
+#    lock through vip-a keeps the range from vip-c and the server; vip-a's
+#    head is SIGKILLed and another takes its identity: the guest reclaims
+#    its open and lock there (the client records are in the identity's
+#    state directory, the server scope is the shared key's), and a new v4
+#    lock through vip-c waits (NFS4ERR_GRACE) for the grace period's end.
 set -u
 daemon=$1
 LTT=("$2" -t 60)
@@ -167,12 +173,58 @@ failover_locks() {
 	umount "$ma" && umount "$mc" || bad "2. umount"
 }
 
+# ---- 3. the same over NFSv4.1 ----
+
+failover_v4() {
+	local ma=$work/mnt-a4 mc=$work/mnt-c4 g=$work/g4.out o=$work/o4.out n=$work/n4.out
+	local gpid npid t0 w
+	[ -n "${head_d:-}" ] || { bad "3. no head runs vip-a after section 2"; return; }
+	mkdir -p "$ma" "$mc"
+	step "3. mounting vip-a ($SRV) and vip-c ($SRV_C) over NFSv4.1"
+	mount -t nfs -o vers=4.1,hard "$SRV:$exp" "$ma" && mount -t nfs -o vers=4.1,hard "$SRV_C:$exp" "$mc" ||
+		{ bad "3. v4.1 mounts"; return; }
+	: >"$exp/locked4"
+	bg "$g" "${LTT[@]}" -h -1 -s 0 -l 10 setlk "$ma/locked4"
+	gpid=$!
+	wait_line locked "$g" 60 || { bad "3. the guest's v4.1 lock through vip-a" "$g"; kill "$gpid"; return; }
+	ok "3. the guest holds a v4.1 lock through vip-a"
+	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked4" >"$o" 2>&1
+	expect 3 $? "3. the same range through vip-c over v4.1: EAGAIN" "$o"
+	srv "${LTT[@]}" setlk "$exp/locked4" >"$o" 2>&1
+	expect 3 $? "3. a process on the server cannot take it either" "$o"
+
+	step "3. SIGKILL head D (vip-a); head E takes over vip-a's identity"
+	kill -KILL "$head_d"
+	wait "$head_d" 2>/dev/null
+	t0=${EPOCHREALTIME/./}
+	start_head E $SRV vip-a
+	head_e=$HEAD_PID
+	if [ -f "$shared/grace/vip-a" ]; then ok "3. head E wrote vip-a's grace record"
+	else bad "3. no grace record for vip-a: $(ls -la "$shared/grace")"; fi
+	bg "$n" "${LTT[@]}" -t $((GRACE + 60)) -s 0 -l 1 setlk "$mc/other4"
+	npid=$!
+	check_reclaimed 3. "$exp/locked4" "$gpid" "$g" "$t0" 60
+	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked4" >"$o" 2>&1
+	expect 3 $? "3. nor can a process through vip-c" "$o"
+	wait "$npid"
+	expect 0 $? "3. a new v4.1 lock through vip-c during vip-a's grace period" "$n"
+	w=$(sed -n 's/.*waited=//p' "$n")
+	if [ "${w:-0}" -ge 4000 ]; then ok "3. ... waited $w ms: vip-c answered GRACE until the period ended"
+	else bad "3. a new v4.1 lock through vip-c was granted after ${w:-?} ms, in vip-a's grace period" "$n"; fi
+	kill "$gpid"
+	wait "$gpid"
+	expect 0 $? "3. the guest unlocks the reclaimed lock" "$g"
+	srv "${LTT[@]}" setlk "$exp/locked4" >"$o" 2>&1
+	expect 0 $? "3. then a process on the server takes it" "$o"
+	umount "$ma" && umount "$mc" || bad "3. umount"
+}
+
 step "setting up"
 mkdir -p "$exp" "$shared/ids" "$shared/grace"
 chmod 777 "$exp"
 (umask 077 && head -c 16 /dev/urandom >"$key")
 echo "$exp 192.168.78.0/24(rw,no_root_squash,insecure)" >"$work/exports"
-modprobe nfs && modprobe nfsv3 || fatal "no NFS client modules"
+modprobe nfs && modprobe nfsv3 && modprobe nfsv4 || fatal "no NFS client modules"
 setup_namespaces
 start_head A $SRV vip-a
 head_a=$HEAD_PID
@@ -182,8 +234,9 @@ step "heads A ($SRV) and C ($SRV_C) are up"
 
 failover_writes
 failover_locks
+failover_v4
 
-for p in "$head_d" "$head_c"; do kill -TERM "$p"; wait "$p"; expect 0 $? "a head exits 0 on SIGTERM"; done
+for p in ${head_e:-} "$head_c"; do kill -TERM "$p"; wait "$p"; expect 0 $? "a head exits 0 on SIGTERM"; done
 step "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ] || diag
 [ "$FAILED" -eq 0 ]
