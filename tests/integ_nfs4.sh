@@ -427,6 +427,22 @@ step_expect "a session whose replies are at most 128 bytes" 4 \
 	'op0=OP_CREATE_SESSION:NFS4_OK .* maxresp=128'
 step_expect "a reply over ca_maxresponsesize: REP_TOO_BIG" 5 'status=NFS4ERR_REP_TOO_BIG '
 
+# CREATE_SESSION's arguments as pynfs's server41tests check them.
+# CSESS10: a confirmed client id takes CREATE_SESSION from any principal
+# under SP4_NONE (RFC 8881 18.36.4): a retry of the confirming one and a
+# new one from uid 1000 are served, as knfsd serves them.
+run4 exchange_id integ-cs-princ ++ create_session
+CS_CID=$(sfield 1 clientid) CS_SES=$(sfield 2 sessionid)
+if [ -n "$CS_CID" ] && [ -n "$CS_SES" ]; then
+	run4 -u 1000 -g 1000 clientid "0x$CS_CID" 1 ++ create_session ++ create_session
+	step_expect "a confirmed client's CREATE_SESSION retried by another principal: served (CSESS10)" 2 \
+		"op0=OP_CREATE_SESSION:NFS4_OK .* sessionid=$CS_SES csr_sequence=1 "
+	step_expect "... and a new CREATE_SESSION from that principal" 3 \
+		'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=2 '
+else
+	not_ok "no client id or session for the CREATE_SESSION principal check" "$OUT"
+fi
+
 # ---------------------------------------------------------------------------
 # 6. file operations (RFC 8881 18), checked against the export directories
 
