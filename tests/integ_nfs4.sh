@@ -442,6 +442,16 @@ if [ -n "$CS_CID" ] && [ -n "$CS_SES" ]; then
 else
 	not_ok "no client id or session for the CREATE_SESSION principal check" "$OUT"
 fi
+# CSESS15: csa_flags bits RFC 8881 18.36 does not define are INVAL (as in
+# knfsd); refused, they take no csa_sequence.
+run4 exchange_id integ-cs-flags ++ create_session 8 16 4096 0xf 1 ++ create_session 8 16 4096 0x8 1 \
+	++ create_session 8 16 4096 0x1 1
+step_expect "CREATE_SESSION with csa_flags 0xf: INVAL (CSESS15)" 2 \
+	'status=NFS4ERR_INVAL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_INVAL '
+step_expect "CREATE_SESSION with csa_flags 0x8: INVAL" 3 \
+	'status=NFS4ERR_INVAL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_INVAL '
+step_expect "CREATE_SESSION with PERSIST, the same csa_sequence: created, PERSIST not granted" 4 \
+	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=1 csr_flags=0x0 '
 
 # ---------------------------------------------------------------------------
 # 6. file operations (RFC 8881 18), checked against the export directories

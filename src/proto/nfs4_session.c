@@ -186,6 +186,10 @@ channel_too_small(const channel_attrs4 *ca)
 	    ca->ca_maxoperations < 2 || ca->ca_maxrequests == 0;
 }
 
+/* The csa_flags RFC 8881 18.36 defines; any other bit is INVAL, as in knfsd. */
+#define N4_CREATE_SESSION_FLAGS (CREATE_SESSION4_FLAG_PERSIST | \
+	CREATE_SESSION4_FLAG_CONN_BACK_CHAN | CREATE_SESSION4_FLAG_CONN_RDMA)
+
 nfsstat4
 n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
@@ -195,6 +199,8 @@ n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	struct n4_create_out out;
 	enum n4_result res;
 
+	if (args->csa_flags & ~(uint32_t)N4_CREATE_SESSION_FLAGS)
+		return NFS4ERR_INVAL;
 	if (channel_too_small(&args->csa_fore_chan_attrs))
 		return NFS4ERR_TOOSMALL;
 	memset(&in, 0, sizeof(in));
