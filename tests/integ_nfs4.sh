@@ -452,6 +452,17 @@ step_expect "CREATE_SESSION with csa_flags 0x8: INVAL" 3 \
 	'status=NFS4ERR_INVAL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_INVAL '
 step_expect "CREATE_SESSION with PERSIST, the same csa_sequence: created, PERSIST not granted" 4 \
 	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=1 csr_flags=0x0 '
+# CSESS29: a back channel no callback fits in (ca_maxrequestsize 10,
+# one operation) is TOOSMALL (RFC 8881 18.36.3, as in knfsd), and takes
+# no csa_sequence: the same one with a sane back channel creates.
+run4 exchange_id integ-cs-back ++ create_session ++ create_session 8 16 4096 0 2 8192 8192 10 1 \
+	++ create_session 8 16 4096 0 2 8192 8192 4096 1 ++ create_session 8 16 4096 0 2 8192 8192 4096 2
+step_expect "a back channel of 10-byte requests: TOOSMALL (CSESS29)" 3 \
+	'status=NFS4ERR_TOOSMALL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_TOOSMALL '
+step_expect "a back channel of one operation per compound: TOOSMALL" 4 \
+	'status=NFS4ERR_TOOSMALL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_TOOSMALL '
+step_expect "the same csa_sequence with a back channel that fits: created" 5 \
+	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=2 '
 
 # ---------------------------------------------------------------------------
 # 6. file operations (RFC 8881 18), checked against the export directories

@@ -1394,9 +1394,9 @@ exchange_args(EXCHANGE_ID4args *a, const char *owner, size_t ownerlen, const cha
 	a->eia_state_protect.spa_how = SP4_NONE;
 }
 
-/* What CREATE_SESSION asks for the fore channel, its flags and csa_sequence. */
+/* What CREATE_SESSION asks: the fore channel, flags, csa_sequence, the back channel's sizes. */
 struct session_ask {
-	uint32_t slots, maxops, cache, flags, seq, maxreq, maxresp;
+	uint32_t slots, maxops, cache, flags, seq, maxreq, maxresp, backreq, backops;
 };
 
 static void
@@ -1413,9 +1413,9 @@ create_args(CREATE_SESSION4args *a, const struct session_ask *s)
 	f->ca_maxresponsesize_cached = s->cache;
 	f->ca_maxoperations = s->maxops;
 	f->ca_maxrequests = s->slots;
-	b->ca_maxrequestsize = 4096;
+	b->ca_maxrequestsize = s->backreq;
 	b->ca_maxresponsesize = 4096;
-	b->ca_maxoperations = 2;
+	b->ca_maxoperations = s->backops;
 	b->ca_maxrequests = 1;
 	a->csa_cb_program = 0x40000000;
 	a->csa_sec_parms.csa_sec_parms_len = 1;
@@ -1436,7 +1436,7 @@ sequence_args(SEQUENCE4args *a, uint32_t slot, uint32_t seq, int cachethis)
 static void
 session_op_args(nfs_argop4 *o)
 {
-	struct session_ask s = { 8, 16, 4096, 0, st.cs_seq, MAXREQ, MAXRESP };
+	struct session_ask s = { 8, 16, 4096, 0, st.cs_seq, MAXREQ, MAXRESP, 4096, 2 };
 
 	switch (o->argop) {
 	case OP_SEQUENCE:
@@ -1879,8 +1879,9 @@ cmd_exchange_id(char **av)
 static int
 cmd_create_session(char **av)
 {
-	struct session_ask s = { 8, 16, 4096, 0, 0, MAXREQ, MAXRESP };
-	uint32_t *field[] = { &s.slots, &s.maxops, &s.cache, &s.flags, &s.seq, &s.maxreq, &s.maxresp };
+	struct session_ask s = { 8, 16, 4096, 0, 0, MAXREQ, MAXRESP, 4096, 2 };
+	uint32_t *field[] = { &s.slots, &s.maxops, &s.cache, &s.flags, &s.seq, &s.maxreq, &s.maxresp,
+	    &s.backreq, &s.backops };
 	struct compound c;
 
 	need_clientid();
@@ -2027,7 +2028,7 @@ cmd_exchange_many(char **av)
 		} else if ((ex_last = res.status) == NFS4_OK) {
 			const EXCHANGE_ID4resok *ok = &res.resarray.resarray_val[0].nfs_resop4_u.
 			    opexchange_id.EXCHANGE_ID4res_u.eir_resok4;
-			struct session_ask s = { 64, 16, 4096, 0, ok->eir_sequenceid, MAXREQ, MAXRESP };
+			struct session_ask s = { 64, 16, 4096, 0, ok->eir_sequenceid, MAXREQ, MAXRESP, 4096, 2 };
 			uint64_t saved = st.clientid;
 
 			ex_ok++;
@@ -2269,8 +2270,8 @@ static const struct rr_command commands[] = {
 	{ "null", 0, 0, cmd_null, "", "NFSv4 NULL" },
 	{ "exchange_id", 1, 3, cmd_exchange_id, "OWNER [VERF [FLAGS]]",
 	  "EXCHANGE_ID alone (VERF: 16 hex digits); keeps the client id" },
-	{ "create_session", 0, 7, cmd_create_session, "[SLOTS MAXOPS CACHE FLAGS SEQ REQ RESP]",
-	  "CREATE_SESSION alone; defaults 8 16 4096 0 next 1049620 1049480" },
+	{ "create_session", 0, 9, cmd_create_session, "[SLOTS MAXOPS CACHE FLAGS SEQ REQ RESP BREQ BOPS]",
+	  "CREATE_SESSION alone; defaults 8 16 4096 0 next 1049620 1049480 4096 2" },
 	{ "sequence", 2, 300, cmd_sequence, "SLOT SEQID|next [cachethis|nocache] [OP...]",
 	  "SEQUENCE, then the OPs (next: the slot's next sequence id)" },
 	{ "compound", 1, 300, cmd_compound, "MINOR OP...", "the OPs as named (no SEQUENCE added)" },
