@@ -464,6 +464,21 @@ step_expect "a back channel of one operation per compound: TOOSMALL" 4 \
 step_expect "the same csa_sequence with a back channel that fits: created" 5 \
 	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=2 '
 
+# RECLAIM_COMPLETE of one file system (RFC 8881 18.51.3), pynfs RECC1: that
+# of the current filehandle, so NOFILEHANDLE without one, OK with one; the
+# client's own (rca_one_fs FALSE) is still awaited after it.
+run4 exchange_id integ-recc ++ create_session ++ sequence 0 1 RECLAIM_COMPLETE:one_fs \
+	++ sequence 0 2 PUTROOTFH RECLAIM_COMPLETE:one_fs ++ sequence 0 3 RECLAIM_COMPLETE:all \
+	++ sequence 0 4 RECLAIM_COMPLETE
+step_expect "RECLAIM_COMPLETE of one file system without a filehandle: NOFILEHANDLE" 3 \
+	'status=NFS4ERR_NOFILEHANDLE nres=2 op0=OP_SEQUENCE:NFS4_OK op1=OP_RECLAIM_COMPLETE:NFS4ERR_NOFILEHANDLE '
+step_expect "RECLAIM_COMPLETE of the current filehandle's file system: OK (RECC1)" 4 \
+	'status=NFS4_OK nres=3 op0=OP_SEQUENCE:NFS4_OK op1=OP_PUTROOTFH:NFS4_OK op2=OP_RECLAIM_COMPLETE:NFS4_OK '
+step_expect "... then the client's own RECLAIM_COMPLETE: OK" 5 \
+	'status=NFS4_OK nres=2 op0=OP_SEQUENCE:NFS4_OK op1=OP_RECLAIM_COMPLETE:NFS4_OK '
+step_expect "... and once more: COMPLETE_ALREADY" 6 \
+	'status=NFS4ERR_COMPLETE_ALREADY nres=2 op0=OP_SEQUENCE:NFS4_OK op1=OP_RECLAIM_COMPLETE:NFS4ERR_COMPLETE_ALREADY '
+
 # ---------------------------------------------------------------------------
 # 6. file operations (RFC 8881 18), checked against the export directories
 

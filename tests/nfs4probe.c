@@ -1772,6 +1772,11 @@ file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
 	case OP_SECINFO:
 		utf8_arg(word_req(w, "name"), &u->opsecinfo.name);
 		break;
+	case OP_RECLAIM_COMPLETE:
+		s = word_req(w, "scope");
+		u->opreclaim_complete.rca_one_fs = strcmp(s, "one_fs") == 0 ? TRUE :
+		    strcmp(s, "all") == 0 ? FALSE : (bool_t)rr_parse_num(s, "rca_one_fs");
+		break;
 	case OP_SECINFO_NO_NAME:
 		s = word_req(w, "style");
 		u->opsecinfo_no_name = strcmp(s, "parent") == 0 ? SECINFO_STYLE4_PARENT :
@@ -2321,6 +2326,7 @@ static const char op_help[] =
     "                            TYPE dir|symlink|fifo|sock|blk|chr|reg|NF4...|N\n"
     "  REMOVE:NAME  RENAME:OLD,NEW (after SAVEFH)  LINK:NAME (after SAVEFH)\n"
     "  SECINFO:NAME  SECINFO_NO_NAME:current|parent|N\n"
+    "  RECLAIM_COMPLETE[:one_fs|all|N]   rca_one_fs (bare: FALSE)\n"
     "FH: HEX or @NAME. SID: last, prev, #N (N-th OPEN/OPEN_DOWNGRADE stateid of this\n"
     "process), current, anon, bypass, invalid, or 32 hex digits (seqid, other).\n"
     "NAME, DATA, TARGET, open_owner and string attributes: text, hex:HEX or pat:N\n"

@@ -307,9 +307,14 @@ nfsstat4
 n4_op_reclaim_complete(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	(void)r;
-	/* One file system's: that of the current filehandle, which nothing sets yet. */
+	/*
+	 * One file system's, that of the current filehandle (RFC 8881 18.51.3):
+	 * reclaims end for every file system at once here (no migration), so
+	 * it says nothing we keep; it is answered as knfsd answers it, and the
+	 * client's own RECLAIM_COMPLETE (rca_one_fs FALSE) is still awaited.
+	 */
 	if (a->nfs_argop4_u.opreclaim_complete.rca_one_fs)
-		return NFS4ERR_NOFILEHANDLE;
+		return c->cur.len == 0 ? NFS4ERR_NOFILEHANDLE : NFS4_OK;
 	return n4_status[n4_reclaim_complete(&c->slot)];
 }
 
