@@ -485,14 +485,15 @@ step_expect "... and once more: COMPLETE_ALREADY" 6 \
 # A plan: the compounds one nfs4probe process sends, each after SEQUENCE on
 # slot $PLAN_SLOT with that slot's next sequence id, and what each must print.
 # plan_begin OWNER: a new client (EXCHANGE_ID, CREATE_SESSION: steps 1 and 2)
+#   that has said RECLAIM_COMPLETE (step 3), as it must before it opens
 # plan_resume CLIENTID SESSION SLOT: an earlier process's client and session,
 #   on a slot it did not use
 # plan DESC ERE OP...: one compound, its check (DESC -: none); its step is $PLAN_N
 # plan_cmd DESC ERE COMMAND ARGS...: a probe command of its own as a step
 # plan_run: runs the process, then every check
 plan_begin() {
-	PLAN_ARGS=(exchange_id "$1" ++ create_session)
-	PLAN_N=2 PLAN_SLOT=0 PLAN_DESC=() PLAN_ERE=() PLAN_STEP=()
+	PLAN_ARGS=(exchange_id "$1" ++ create_session ++ sequence 0 next RECLAIM_COMPLETE)
+	PLAN_N=3 PLAN_SLOT=0 PLAN_DESC=() PLAN_ERE=() PLAN_STEP=()
 }
 plan_resume() {
 	PLAN_ARGS=(clientid "0x$1" ++ session "$2")
@@ -966,16 +967,25 @@ file_ops() {
 	expect_file "the ro export's file is unchanged" "$RO/r" "read only"
 	expect_eq "... and OPEN made nothing there" "$(ls -A "$RO")" r
 
+	# -- RECLAIM_COMPLETE before the first new open (RFC 8881 18.51.3, pynfs RECC3):
+	# until the client has said it, its new opens are GRACE
+	run4 exchange_id integ-fo-recc ++ create_session \
+		++ sequence 0 1 "PUTFH:$RW_FH" OPEN:recc,both,none,unchecked ++ sequence 0 2 RECLAIM_COMPLETE \
+		++ sequence 0 3 "PUTFH:$RW_FH" OPEN:recc,both,none,unchecked CLOSE:current
+	step_expect "OPEN before the client's RECLAIM_COMPLETE: GRACE (RECC3)" 3 "$(E OPEN NFS4ERR_GRACE)"
+	step_expect "OPEN after it: the file opens, and closes" 5 "$OK4.* closed_stateid="
+
 	# -- share reservations (9.7): client A denies writers, client B is refused
 	plan_begin integ-fo-share-a
 	plan "client A: OPEN for reading, denying writers" "$OK4.* stateid=00000001" \
 		"PUTFH:$RW_FH" OPEN:sh,read,write,unchecked
+	S_A_OPEN=$PLAN_N
 	plan "client A, another open owner: OPEN for writing: SHARE_DENIED too" \
 		"$(E OPEN NFS4ERR_SHARE_DENIED)" "PUTFH:$RW_FH" OPEN:sh,write,none,open_owner=other
 	plan "client A, another open owner: OPEN for reading" "$OK4" \
 		"PUTFH:$RW_FH" OPEN:sh,read,none,open_owner=other CLOSE:current
 	plan_run
-	cid=$(sfield 1 clientid) ses=$(sfield 2 sessionid) sid=$(sfield 3 stateid)
+	cid=$(sfield 1 clientid) ses=$(sfield 2 sessionid) sid=$(sfield "$S_A_OPEN" stateid)
 	if [ -n "$cid" ] && [ -n "$ses" ] && [ "${#sid}" -eq 32 ]; then
 		plan_begin integ-fo-share-b
 		plan "client B: OPEN for writing: SHARE_DENIED (18.16.3)" "$(E OPEN NFS4ERR_SHARE_DENIED)" \

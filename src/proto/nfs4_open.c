@@ -402,6 +402,19 @@ open_by_fh(struct open_req *q, struct n4_obj *o)
 	return open_file(q, &o->ctx, &st);
 }
 
+/*
+ * A new (not reclaiming) open waits for the reclaims of the grace period
+ * (RFC 8881 8.4.2.1), and for its own client's RECLAIM_COMPLETE: a client
+ * sends it before its first new lock, and is told GRACE until it has
+ * (18.51.3), as knfsd tells it, so that it cannot take a lock it should
+ * have reclaimed.
+ */
+static int
+new_open_grace(const struct n4_compound *c)
+{
+	return locks_in_grace() || !n4_reclaims_done(&c->slot);
+}
+
 nfsstat4
 n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
@@ -419,11 +432,10 @@ n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	}
 	switch (claim->claim) {
 	case CLAIM_NULL:
-		/* New opens wait for the reclaims of the grace period (RFC 8881 8.4.2.1). */
-		s = locks_in_grace() ? NFS4ERR_GRACE : open_by_name(&q, &o, &claim->open_claim4_u.file);
+		s = new_open_grace(c) ? NFS4ERR_GRACE : open_by_name(&q, &o, &claim->open_claim4_u.file);
 		break;
 	case CLAIM_FH:
-		s = locks_in_grace() ? NFS4ERR_GRACE : open_by_fh(&q, &o);
+		s = new_open_grace(c) ? NFS4ERR_GRACE : open_by_fh(&q, &o);
 		break;
 	case CLAIM_PREVIOUS:
 		/* The current filehandle is the file the client had open before the restart. */

@@ -616,6 +616,18 @@ n4_reclaim_complete(const struct n4_slot_ref *ref)
 	return r;
 }
 
+int
+n4_reclaims_done(const struct n4_slot_ref *ref)
+{
+	int done = 0;
+
+	pthread_mutex_lock(&n4_lock);
+	if (ref->session && ref->session->clp)
+		done = ref->session->clp->reclaim_complete;
+	pthread_mutex_unlock(&n4_lock);
+	return done;
+}
+
 enum n4_result
 n4_session_exists(const uint8_t sessionid[N4_SESSIONID_SIZE])
 {
