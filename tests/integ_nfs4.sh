@@ -1034,6 +1034,22 @@ file_ops() {
 		not_ok "client A's OPEN gave no client id, session or stateid" "$OUT"
 	fi
 
+	# -- LOCK and LOCKU naming the current stateid (RFC 8881 16.2.3.1.2; pynfs CSID2, CSID4)
+	plan_begin integ-fo-lock
+	plan "OPEN for the locks" "$OK4" "PUTFH:$RW_FH" OPEN:lk,both,none,unchecked GETFH:lk
+	plan "LOCK, LOCKU of the current stateid, LOCK's (CSID2)" \
+		"$OK4.* lock_stateid=00000001.* lock_stateid=00000002" \
+		PUTFH:@lk LOCK:write,0,max,new,#1 LOCKU:write,0,max,current
+	plan "LOCK, WRITE and LOCKU of the current stateid (CSID4)" "$OK4.* written=4 " \
+		PUTFH:@lk LOCK:write,0,max,exist,#3 WRITE:5,data,filesync,current LOCKU:write,0,max,current
+	plan "LOCK by a new owner from the current stateid, OPEN's" "$OK4.* lock_stateid=00000001" \
+		"PUTFH:$RW_FH" OPEN:lk,both,none LOCK:read,0,10,new,current,lock_owner=lk2 \
+		LOCKU:read,0,10,current
+	plan "LOCKU of the current stateid when none was set: BAD_STATEID" \
+		"$(E LOCKU NFS4ERR_BAD_STATEID)" PUTFH:@lk LOCKU:write,0,max,current
+	plan "CLOSE" "$OK4" PUTFH:@lk CLOSE:#6
+	plan_run
+
 	# -- CREATE, REMOVE, RENAME, LINK, SETATTR (18.4, 18.25, 18.26, 18.9, 18.30)
 	plan_begin integ-fo-dirops
 	plan "CREATE of a directory: it is the current filehandle, cinfo changes" \
