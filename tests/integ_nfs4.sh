@@ -431,20 +431,73 @@ step_expect "a session whose replies are at most 128 bytes" 4 \
 	'op0=OP_CREATE_SESSION:NFS4_OK .* maxresp=128'
 step_expect "a reply over ca_maxresponsesize: REP_TOO_BIG" 5 'status=NFS4ERR_REP_TOO_BIG '
 
+# CREATE_SESSION's arguments as pynfs's server41tests check them.
+# CSESS10: a confirmed client id takes CREATE_SESSION from any principal
+# under SP4_NONE (RFC 8881 18.36.4): a retry of the confirming one and a
+# new one from uid 1000 are served, as knfsd serves them.
+run4 exchange_id integ-cs-princ ++ create_session
+CS_CID=$(sfield 1 clientid) CS_SES=$(sfield 2 sessionid)
+if [ -n "$CS_CID" ] && [ -n "$CS_SES" ]; then
+	run4 -u 1000 -g 1000 clientid "0x$CS_CID" 1 ++ create_session ++ create_session
+	step_expect "a confirmed client's CREATE_SESSION retried by another principal: served (CSESS10)" 2 \
+		"op0=OP_CREATE_SESSION:NFS4_OK .* sessionid=$CS_SES csr_sequence=1 "
+	step_expect "... and a new CREATE_SESSION from that principal" 3 \
+		'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=2 '
+else
+	not_ok "no client id or session for the CREATE_SESSION principal check" "$OUT"
+fi
+# CSESS15: csa_flags bits RFC 8881 18.36 does not define are INVAL (as in
+# knfsd); refused, they take no csa_sequence.
+run4 exchange_id integ-cs-flags ++ create_session 8 16 4096 0xf 1 ++ create_session 8 16 4096 0x8 1 \
+	++ create_session 8 16 4096 0x1 1
+step_expect "CREATE_SESSION with csa_flags 0xf: INVAL (CSESS15)" 2 \
+	'status=NFS4ERR_INVAL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_INVAL '
+step_expect "CREATE_SESSION with csa_flags 0x8: INVAL" 3 \
+	'status=NFS4ERR_INVAL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_INVAL '
+step_expect "CREATE_SESSION with PERSIST, the same csa_sequence: created, PERSIST not granted" 4 \
+	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=1 csr_flags=0x0 '
+# CSESS29: a back channel no callback fits in (ca_maxrequestsize 10,
+# one operation) is TOOSMALL (RFC 8881 18.36.3, as in knfsd), and takes
+# no csa_sequence: the same one with a sane back channel creates.
+run4 exchange_id integ-cs-back ++ create_session ++ create_session 8 16 4096 0 2 8192 8192 10 1 \
+	++ create_session 8 16 4096 0 2 8192 8192 4096 1 ++ create_session 8 16 4096 0 2 8192 8192 4096 2
+step_expect "a back channel of 10-byte requests: TOOSMALL (CSESS29)" 3 \
+	'status=NFS4ERR_TOOSMALL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_TOOSMALL '
+step_expect "a back channel of one operation per compound: TOOSMALL" 4 \
+	'status=NFS4ERR_TOOSMALL nres=1 op0=OP_CREATE_SESSION:NFS4ERR_TOOSMALL '
+step_expect "the same csa_sequence with a back channel that fits: created" 5 \
+	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=2 '
+
+# RECLAIM_COMPLETE of one file system (RFC 8881 18.51.3), pynfs RECC1: that
+# of the current filehandle, so NOFILEHANDLE without one, OK with one; the
+# client's own (rca_one_fs FALSE) is still awaited after it.
+run4 exchange_id integ-recc ++ create_session ++ sequence 0 1 RECLAIM_COMPLETE:one_fs \
+	++ sequence 0 2 PUTROOTFH RECLAIM_COMPLETE:one_fs ++ sequence 0 3 RECLAIM_COMPLETE:all \
+	++ sequence 0 4 RECLAIM_COMPLETE
+step_expect "RECLAIM_COMPLETE of one file system without a filehandle: NOFILEHANDLE" 3 \
+	'status=NFS4ERR_NOFILEHANDLE nres=2 op0=OP_SEQUENCE:NFS4_OK op1=OP_RECLAIM_COMPLETE:NFS4ERR_NOFILEHANDLE '
+step_expect "RECLAIM_COMPLETE of the current filehandle's file system: OK (RECC1)" 4 \
+	'status=NFS4_OK nres=3 op0=OP_SEQUENCE:NFS4_OK op1=OP_PUTROOTFH:NFS4_OK op2=OP_RECLAIM_COMPLETE:NFS4_OK '
+step_expect "... then the client's own RECLAIM_COMPLETE: OK" 5 \
+	'status=NFS4_OK nres=2 op0=OP_SEQUENCE:NFS4_OK op1=OP_RECLAIM_COMPLETE:NFS4_OK '
+step_expect "... and once more: COMPLETE_ALREADY" 6 \
+	'status=NFS4ERR_COMPLETE_ALREADY nres=2 op0=OP_SEQUENCE:NFS4_OK op1=OP_RECLAIM_COMPLETE:NFS4ERR_COMPLETE_ALREADY '
+
 # ---------------------------------------------------------------------------
 # 6. file operations (RFC 8881 18), checked against the export directories
 
 # A plan: the compounds one nfs4probe process sends, each after SEQUENCE on
 # slot $PLAN_SLOT with that slot's next sequence id, and what each must print.
 # plan_begin OWNER: a new client (EXCHANGE_ID, CREATE_SESSION: steps 1 and 2)
+#   that has said RECLAIM_COMPLETE (step 3), as it must before it opens
 # plan_resume CLIENTID SESSION SLOT: an earlier process's client and session,
 #   on a slot it did not use
 # plan DESC ERE OP...: one compound, its check (DESC -: none); its step is $PLAN_N
 # plan_cmd DESC ERE COMMAND ARGS...: a probe command of its own as a step
 # plan_run: runs the process, then every check
 plan_begin() {
-	PLAN_ARGS=(exchange_id "$1" ++ create_session)
-	PLAN_N=2 PLAN_SLOT=0 PLAN_DESC=() PLAN_ERE=() PLAN_STEP=()
+	PLAN_ARGS=(exchange_id "$1" ++ create_session ++ sequence 0 next RECLAIM_COMPLETE)
+	PLAN_N=3 PLAN_SLOT=0 PLAN_DESC=() PLAN_ERE=() PLAN_STEP=()
 }
 plan_resume() {
 	PLAN_ARGS=(clientid "0x$1" ++ session "$2")
@@ -649,6 +702,10 @@ file_ops() {
 	plan "LOOKUP of '': INVAL" "$(E LOOKUP NFS4ERR_INVAL)" "PUTFH:$RW_FH" LOOKUP:
 	plan "LOOKUP of 256 bytes: NAMETOOLONG" "$(E LOOKUP NFS4ERR_NAMETOOLONG)" \
 		"PUTFH:$RW_FH" LOOKUP:pat:256
+	plan "LOOKUP of 1536 bytes (pynfs LOOK4): NAMETOOLONG too, not BADXDR" \
+		"$(E LOOKUP NFS4ERR_NAMETOOLONG)" PUTROOTFH LOOKUP:pat:1536
+	plan "CREATE of a 4096-byte name: NAMETOOLONG" "$(E CREATE NFS4ERR_NAMETOOLONG)" \
+		"PUTFH:$RW_FH" CREATE:dir,pat:4096
 	plan "LOOKUP of 255 bytes: NOENT" "$(E LOOKUP NFS4ERR_NOENT)" "PUTFH:$RW_FH" LOOKUP:pat:255
 	plan "LOOKUP without a filehandle: NOFILEHANDLE" "$(E LOOKUP NFS4ERR_NOFILEHANDLE)" LOOKUP:f
 	plan "GETFH without a filehandle: NOFILEHANDLE" "$(E GETFH NFS4ERR_NOFILEHANDLE)" GETFH
@@ -918,16 +975,25 @@ file_ops() {
 	expect_file "the ro export's file is unchanged" "$RO/r" "read only"
 	expect_eq "... and OPEN made nothing there" "$(ls -A "$RO")" r
 
+	# -- RECLAIM_COMPLETE before the first new open (RFC 8881 18.51.3, pynfs RECC3):
+	# until the client has said it, its new opens are GRACE
+	run4 exchange_id integ-fo-recc ++ create_session \
+		++ sequence 0 1 "PUTFH:$RW_FH" OPEN:recc,both,none,unchecked ++ sequence 0 2 RECLAIM_COMPLETE \
+		++ sequence 0 3 "PUTFH:$RW_FH" OPEN:recc,both,none,unchecked CLOSE:current
+	step_expect "OPEN before the client's RECLAIM_COMPLETE: GRACE (RECC3)" 3 "$(E OPEN NFS4ERR_GRACE)"
+	step_expect "OPEN after it: the file opens, and closes" 5 "$OK4.* closed_stateid="
+
 	# -- share reservations (9.7): client A denies writers, client B is refused
 	plan_begin integ-fo-share-a
 	plan "client A: OPEN for reading, denying writers" "$OK4.* stateid=00000001" \
 		"PUTFH:$RW_FH" OPEN:sh,read,write,unchecked
+	S_A_OPEN=$PLAN_N
 	plan "client A, another open owner: OPEN for writing: SHARE_DENIED too" \
 		"$(E OPEN NFS4ERR_SHARE_DENIED)" "PUTFH:$RW_FH" OPEN:sh,write,none,open_owner=other
 	plan "client A, another open owner: OPEN for reading" "$OK4" \
 		"PUTFH:$RW_FH" OPEN:sh,read,none,open_owner=other CLOSE:current
 	plan_run
-	cid=$(sfield 1 clientid) ses=$(sfield 2 sessionid) sid=$(sfield 3 stateid)
+	cid=$(sfield 1 clientid) ses=$(sfield 2 sessionid) sid=$(sfield "$S_A_OPEN" stateid)
 	if [ -n "$cid" ] && [ -n "$ses" ] && [ "${#sid}" -eq 32 ]; then
 		plan_begin integ-fo-share-b
 		plan "client B: OPEN for writing: SHARE_DENIED (18.16.3)" "$(E OPEN NFS4ERR_SHARE_DENIED)" \
@@ -971,6 +1037,22 @@ file_ops() {
 	else
 		not_ok "client A's OPEN gave no client id, session or stateid" "$OUT"
 	fi
+
+	# -- LOCK and LOCKU naming the current stateid (RFC 8881 16.2.3.1.2; pynfs CSID2, CSID4)
+	plan_begin integ-fo-lock
+	plan "OPEN for the locks" "$OK4" "PUTFH:$RW_FH" OPEN:lk,both,none,unchecked GETFH:lk
+	plan "LOCK, LOCKU of the current stateid, LOCK's (CSID2)" \
+		"$OK4.* lock_stateid=00000001.* lock_stateid=00000002" \
+		PUTFH:@lk LOCK:write,0,max,new,#1 LOCKU:write,0,max,current
+	plan "LOCK, WRITE and LOCKU of the current stateid (CSID4)" "$OK4.* written=4 " \
+		PUTFH:@lk LOCK:write,0,max,exist,#3 WRITE:5,data,filesync,current LOCKU:write,0,max,current
+	plan "LOCK by a new owner from the current stateid, OPEN's" "$OK4.* lock_stateid=00000001" \
+		"PUTFH:$RW_FH" OPEN:lk,both,none LOCK:read,0,10,new,current,lock_owner=lk2 \
+		LOCKU:read,0,10,current
+	plan "LOCKU of the current stateid when none was set: BAD_STATEID" \
+		"$(E LOCKU NFS4ERR_BAD_STATEID)" PUTFH:@lk LOCKU:write,0,max,current
+	plan "CLOSE" "$OK4" PUTFH:@lk CLOSE:#6
+	plan_run
 
 	# -- CREATE, REMOVE, RENAME, LINK, SETATTR (18.4, 18.25, 18.26, 18.9, 18.30)
 	plan_begin integ-fo-dirops

@@ -21,9 +21,9 @@
  * State lives across "++" in one process, on one TCP connection: the
  * client id EXCHANGE_ID returned, the csa_sequence to send next, the
  * session CREATE_SESSION made and the sequence id each of its slots took
- * last (SEQID "next"), the stateids OPEN and OPEN_DOWNGRADE returned, the
- * filehandles GETFH returned (by name), and the last READDIR's cookie and
- * verifier. The commands clientid and session set the first two by hand
+ * last (SEQID "next"), the stateids OPEN, OPEN_DOWNGRADE, LOCK and LOCKU
+ * returned, the filehandles GETFH returned (by name), and the last
+ * READDIR's cookie and verifier. The commands clientid and session set the first two by hand
  * (a stale or forged id, or one from another process).
  *
  * Usage: nfs4probe [OPTIONS] HOST PORT tcp|tcp6|udp|udp6 COMMAND [ARGS...]
@@ -36,8 +36,8 @@
  * the probe's state gives (the session operations) or zeroed arguments,
  * except where op_help names a default. An argument that is a name or
  * data may be hex:HEX (any bytes) or pat:N (N bytes, 'a' to 'z' over and
- * over); a stateid is last, prev, #N (the N-th stateid OPEN or
- * OPEN_DOWNGRADE returned in this process), current, anon, bypass,
+ * over); a stateid is last, prev, #N (the N-th stateid OPEN,
+ * OPEN_DOWNGRADE, LOCK or LOCKU returned in this process), current, anon, bypass,
  * invalid or 32 hex digits (seqid, then other); a filehandle is HEX or
  * @NAME (saved by GETFH:NAME; @last: the last GETFH).
  *
@@ -58,7 +58,10 @@
  *     access_granted= (ACCESS); rd_count= rd_eof= rd_names= rd_cookies=
  *     rd_cookieverf= and rd.NAME.ATTR= (READDIR); link= (READLINK);
  *     stateid= rflags= delegation= attrset= cinfo_* (OPEN); stateid=
- *     (OPEN_DOWNGRADE); closed_stateid= (CLOSE); read_len= read_eof=
+ *     (OPEN_DOWNGRADE); closed_stateid= (CLOSE); lock_stateid= (LOCK,
+ *     LOCKU; denied=OFFSET:LENGTH:TYPE:OWNER for LOCK and LOCKT refused);
+ *     copy_count= copy_committed= copy_consecutive= copy_synchronous=
+ *     (COPY); read_len= read_eof=
  *     read_data= read_hash= (READ); rp_eof= rp_segs= (READ_PLUS: h:OFF:LEN for a
  *     hole, d:OFF:LEN:FNV1A64 for data); seek_eof= seek_offset= (SEEK); written= committed= writeverf=
  *     (WRITE); writeverf= (COMMIT); attrsset= (SETATTR, whatever its
@@ -91,6 +94,7 @@
 
 #define DEFAULT_VERIFIER "0123456789abcdef"
 #define DEFAULT_OPEN_OWNER "nfs4probe-owner"
+#define DEFAULT_LOCK_OWNER "nfs4probe-lock-owner"
 /* The fore channel's sizes CREATE_SESSION asks by default: a 1 MiB WRITE or READ and headers. */
 #define MAXREQ 1049620
 #define MAXRESP 1049480
@@ -449,6 +453,10 @@ static const struct named stable_names[] = {
 static const struct named stable_out[] = {
 	{ "UNSTABLE4", UNSTABLE4 }, { "DATA_SYNC4", DATA_SYNC4 }, { "FILE_SYNC4", FILE_SYNC4 },
 };
+static const struct named lock_types[] = {
+	{ "read", READ_LT }, { "write", WRITE_LT }, { "readw", READW_LT }, { "writew", WRITEW_LT },
+};
+
 static const struct named deleg_types[] = {
 	{ "NONE", OPEN_DELEGATE_NONE }, { "READ", OPEN_DELEGATE_READ },
 	{ "WRITE", OPEN_DELEGATE_WRITE }, { "NONE_EXT", OPEN_DELEGATE_NONE_EXT },
@@ -1183,6 +1191,15 @@ print_secinfo(const SECINFO4resok *ok)
 		printf("%s%u", i ? "," : "", ok->SECINFO4resok_val[i].flavor);
 }
 
+/* The lock that refused LOCK or LOCKT: denied=OFFSET:LENGTH:TYPE:OWNER(hex) */
+static void
+print_denied(const LOCK4denied *d)
+{
+	printf(" denied=%llu:%llu:%s:", (unsigned long long)d->offset,
+	    (unsigned long long)d->length, named_str(lock_types, NELEM(lock_types), d->locktype));
+	print_hex(d->owner.owner.owner_val, d->owner.owner.owner_len);
+}
+
 /* What a file operation returned (when it succeeded; SETATTR's attrsset always). */
 static void
 print_file_result(const nfs_resop4 *r, const struct op_note *note)
@@ -1192,6 +1209,11 @@ print_file_result(const nfs_resop4 *r, const struct op_note *note)
 	if (r->resop == OP_SETATTR) {
 		printf(" ");
 		print_bitmap("attrsset", &u->opsetattr.attrsset);
+		return;
+	}
+	if (res_status(r) == NFS4ERR_DENIED && (r->resop == OP_LOCK || r->resop == OP_LOCKT)) {
+		print_denied(r->resop == OP_LOCK ? &u->oplock.LOCK4res_u.denied :
+		    &u->oplockt.LOCKT4res_u.denied);
 		return;
 	}
 	if (res_status(r) != NFS4_OK)
@@ -1246,6 +1268,29 @@ print_file_result(const nfs_resop4 *r, const struct op_note *note)
 	case OP_CLOSE:
 		print_sid("closed_stateid", &u->opclose.CLOSE4res_u.open_stateid);
 		break;
+	case OP_LOCK: {
+		const stateid4 *s = &u->oplock.LOCK4res_u.resok4.lock_stateid;
+
+		print_sid("lock_stateid", s);
+		keep_sid(s);
+		break;
+	}
+	case OP_LOCKU: {
+		const stateid4 *s = &u->oplocku.LOCKU4res_u.lock_stateid;
+
+		print_sid("lock_stateid", s);
+		keep_sid(s);
+		break;
+	}
+	case OP_COPY: {
+		const COPY4resok *ok = &u->opcopy.COPY4res_u.cr_resok4;
+
+		printf(" copy_count=%llu copy_committed=%s copy_consecutive=%d copy_synchronous=%d",
+		    (unsigned long long)ok->cr_response.wr_count, named_str(stable_out,
+		    NELEM(stable_out), ok->cr_response.wr_committed),
+		    (int)ok->cr_requirements.cr_consecutive, (int)ok->cr_requirements.cr_synchronous);
+		break;
+	}
 	case OP_READ: {
 		const READ4resok *ok = &u->opread.READ4res_u.resok4;
 
@@ -1400,9 +1445,9 @@ exchange_args(EXCHANGE_ID4args *a, const char *owner, size_t ownerlen, const cha
 	a->eia_state_protect.spa_how = SP4_NONE;
 }
 
-/* What CREATE_SESSION asks for the fore channel, its flags and csa_sequence. */
+/* What CREATE_SESSION asks: the fore channel, flags, csa_sequence, the back channel's sizes. */
 struct session_ask {
-	uint32_t slots, maxops, cache, flags, seq, maxreq, maxresp;
+	uint32_t slots, maxops, cache, flags, seq, maxreq, maxresp, backreq, backops;
 };
 
 static void
@@ -1419,9 +1464,9 @@ create_args(CREATE_SESSION4args *a, const struct session_ask *s)
 	f->ca_maxresponsesize_cached = s->cache;
 	f->ca_maxoperations = s->maxops;
 	f->ca_maxrequests = s->slots;
-	b->ca_maxrequestsize = 4096;
+	b->ca_maxrequestsize = s->backreq;
 	b->ca_maxresponsesize = 4096;
-	b->ca_maxoperations = 2;
+	b->ca_maxoperations = s->backops;
 	b->ca_maxrequests = 1;
 	a->csa_cb_program = 0x40000000;
 	a->csa_sec_parms.csa_sec_parms_len = 1;
@@ -1442,7 +1487,7 @@ sequence_args(SEQUENCE4args *a, uint32_t slot, uint32_t seq, int cachethis)
 static void
 session_op_args(nfs_argop4 *o)
 {
-	struct session_ask s = { 8, 16, 4096, 0, st.cs_seq, MAXREQ, MAXRESP };
+	struct session_ask s = { 8, 16, 4096, 0, st.cs_seq, MAXREQ, MAXRESP, 4096, 2 };
 
 	switch (o->argop) {
 	case OP_SEQUENCE:
@@ -1673,6 +1718,87 @@ test_stateid_args(struct words *w, TEST_STATEID4args *a)
 		sid_arg(w->n ? w->w[w->i++] : "last", &a->ts_stateids.ts_stateids_val[i]);
 }
 
+/* A lock range's LENGTH: a number, or max (all ones: to the end of the file). */
+static uint64_t
+length_arg(const char *s)
+{
+	return strcmp(s, "max") == 0 ? NFS4_UINT64_MAX : rr_parse_num(s, "length");
+}
+
+/* TYPE,OFFSET,LENGTH of LOCK, LOCKT and LOCKU */
+static void
+lock_range_args(struct words *w, nfs_lock_type4 *type, offset4 *off, length4 *len)
+{
+	*type = (nfs_lock_type4)named_arg(lock_types, NELEM(lock_types), word_req(w, "type"),
+	    "lock type");
+	*off = rr_parse_num(word_req(w, "offset"), "offset");
+	*len = length_arg(word_req(w, "length"));
+}
+
+/*
+ * LOCK: TYPE,OFFSET,LENGTH,new[,SID][,lock_owner=NAME] (a new lock owner
+ * from the open stateid SID, default last) or TYPE,OFFSET,LENGTH,exist[,SID]
+ * (the lock stateid SID, default last); seqids 0 (4.1 ignores them).
+ */
+static void
+lock_args(struct words *w, LOCK4args *a)
+{
+	const char *s, *v, *owner = DEFAULT_LOCK_OWNER, *how;
+	stateid4 sid;
+
+	lock_range_args(w, &a->locktype, &a->offset, &a->length);
+	how = word_req(w, "new or exist");
+	sid_arg("last", &sid);
+	while ((s = word_opt(w)) != NULL) {
+		if (keyword(s, "lock_owner", &v))
+			owner = v;
+		else if (!sid_word(s, &sid))
+			rr_die_usage("%s: what is '%s'?", w->op, s);
+	}
+	if (strcmp(how, "new") == 0) {
+		open_to_lock_owner4 *o = &a->locker.locker4_u.open_owner;
+
+		a->locker.new_lock_owner = TRUE;
+		o->open_stateid = sid;
+		o->lock_owner.clientid = st.clientid;
+		bytes_arg(owner, &o->lock_owner.owner.owner_val, &o->lock_owner.owner.owner_len);
+	} else if (strcmp(how, "exist") == 0) {
+		a->locker.new_lock_owner = FALSE;
+		a->locker.locker4_u.lock_owner.lock_stateid = sid;
+	} else {
+		rr_die_usage("%s: new or exist, not '%s'", w->op, how);
+	}
+}
+
+/* LOCKT: TYPE,OFFSET,LENGTH[,lock_owner=NAME] */
+static void
+lockt_args(struct words *w, LOCKT4args *a)
+{
+	const char *s, *v, *owner = DEFAULT_LOCK_OWNER;
+
+	lock_range_args(w, &a->locktype, &a->offset, &a->length);
+	while ((s = word_opt(w)) != NULL) {
+		if (!keyword(s, "lock_owner", &v))
+			rr_die_usage("%s: what is '%s'?", w->op, s);
+		owner = v;
+	}
+	a->owner.clientid = st.clientid;
+	bytes_arg(owner, &a->owner.owner.owner_val, &a->owner.owner.owner_len);
+}
+
+/* COPY: SRC_OFFSET,DST_OFFSET,COUNT[,SRC_SID[,DST_SID]] (after SAVEFH of the source; SIDs anon) */
+static void
+copy_args(struct words *w, COPY4args *a)
+{
+	a->ca_src_offset = rr_parse_num(word_req(w, "source offset"), "source offset");
+	a->ca_dst_offset = rr_parse_num(word_req(w, "destination offset"), "destination offset");
+	a->ca_count = rr_parse_num(word_req(w, "count"), "count");
+	sid_opt(w, &a->ca_src_stateid, "anon");
+	sid_opt(w, &a->ca_dst_stateid, "anon");
+	a->ca_synchronous = TRUE;
+	a->ca_consecutive = TRUE;
+}
+
 /* The arguments of op (an operation that is not a session one) from its words. */
 static void
 file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
@@ -1721,6 +1847,29 @@ file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
 		break;
 	case OP_TEST_STATEID:
 		test_stateid_args(w, &u->optest_stateid);
+		break;
+	case OP_LOCK:
+		lock_args(w, &u->oplock);
+		break;
+	case OP_LOCKT:
+		lockt_args(w, &u->oplockt);
+		break;
+	case OP_LOCKU:
+		lock_range_args(w, &u->oplocku.locktype, &u->oplocku.offset, &u->oplocku.length);
+		sid_opt(w, &u->oplocku.lock_stateid, NULL);
+		break;
+	case OP_ALLOCATE:
+		u->opallocate.aa_offset = rr_parse_num(word_req(w, "offset"), "offset");
+		u->opallocate.aa_length = length_arg(word_req(w, "length"));
+		sid_opt(w, &u->opallocate.aa_stateid, "anon");
+		break;
+	case OP_DEALLOCATE:
+		u->opdeallocate.da_offset = rr_parse_num(word_req(w, "offset"), "offset");
+		u->opdeallocate.da_length = length_arg(word_req(w, "length"));
+		sid_opt(w, &u->opdeallocate.da_stateid, "anon");
+		break;
+	case OP_COPY:
+		copy_args(w, &u->opcopy);
 		break;
 	case OP_READ:
 		if (w->n) {
@@ -1777,6 +1926,11 @@ file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
 		break;
 	case OP_SECINFO:
 		utf8_arg(word_req(w, "name"), &u->opsecinfo.name);
+		break;
+	case OP_RECLAIM_COMPLETE:
+		s = word_req(w, "scope");
+		u->opreclaim_complete.rca_one_fs = strcmp(s, "one_fs") == 0 ? TRUE :
+		    strcmp(s, "all") == 0 ? FALSE : (bool_t)rr_parse_num(s, "rca_one_fs");
 		break;
 	case OP_SECINFO_NO_NAME:
 		s = word_req(w, "style");
@@ -1885,8 +2039,9 @@ cmd_exchange_id(char **av)
 static int
 cmd_create_session(char **av)
 {
-	struct session_ask s = { 8, 16, 4096, 0, 0, MAXREQ, MAXRESP };
-	uint32_t *field[] = { &s.slots, &s.maxops, &s.cache, &s.flags, &s.seq, &s.maxreq, &s.maxresp };
+	struct session_ask s = { 8, 16, 4096, 0, 0, MAXREQ, MAXRESP, 4096, 2 };
+	uint32_t *field[] = { &s.slots, &s.maxops, &s.cache, &s.flags, &s.seq, &s.maxreq, &s.maxresp,
+	    &s.backreq, &s.backops };
 	struct compound c;
 
 	need_clientid();
@@ -2033,7 +2188,7 @@ cmd_exchange_many(char **av)
 		} else if ((ex_last = res.status) == NFS4_OK) {
 			const EXCHANGE_ID4resok *ok = &res.resarray.resarray_val[0].nfs_resop4_u.
 			    opexchange_id.EXCHANGE_ID4res_u.eir_resok4;
-			struct session_ask s = { 64, 16, 4096, 0, ok->eir_sequenceid, MAXREQ, MAXRESP };
+			struct session_ask s = { 64, 16, 4096, 0, ok->eir_sequenceid, MAXREQ, MAXRESP, 4096, 2 };
 			uint64_t saved = st.clientid;
 
 			ex_ok++;
@@ -2275,8 +2430,8 @@ static const struct rr_command commands[] = {
 	{ "null", 0, 0, cmd_null, "", "NFSv4 NULL" },
 	{ "exchange_id", 1, 3, cmd_exchange_id, "OWNER [VERF [FLAGS]]",
 	  "EXCHANGE_ID alone (VERF: 16 hex digits); keeps the client id" },
-	{ "create_session", 0, 7, cmd_create_session, "[SLOTS MAXOPS CACHE FLAGS SEQ REQ RESP]",
-	  "CREATE_SESSION alone; defaults 8 16 4096 0 next 1049620 1049480" },
+	{ "create_session", 0, 9, cmd_create_session, "[SLOTS MAXOPS CACHE FLAGS SEQ REQ RESP BREQ BOPS]",
+	  "CREATE_SESSION alone; defaults 8 16 4096 0 next 1049620 1049480 4096 2" },
 	{ "sequence", 2, 300, cmd_sequence, "SLOT SEQID|next [cachethis|nocache] [OP...]",
 	  "SEQUENCE, then the OPs (next: the slot's next sequence id)" },
 	{ "compound", 1, 300, cmd_compound, "MINOR OP...", "the OPs as named (no SEQUENCE added)" },
@@ -2316,8 +2471,16 @@ static const char op_help[] =
     "  OPEN_FH:ACCESS,DENY[,open_owner=NAME]  OPEN by CLAIM_FH of the current filehandle\n"
     "  OPEN_DOWNGRADE:ACCESS,DENY[,SID]   CLOSE[:SID]   FREE_STATEID[:SID]   (SID default last)\n"
     "  TEST_STATEID[:SID,...]    default last\n"
+    "  LOCK:TYPE,OFFSET,LENGTH,new[,SID][,lock_owner=NAME]  a new lock owner, SID the open's\n"
+    "  LOCK:TYPE,OFFSET,LENGTH,exist[,SID]   LOCKU:TYPE,OFFSET,LENGTH[,SID]   (SID default last)\n"
+    "  LOCKT:TYPE,OFFSET,LENGTH[,lock_owner=NAME]\n"
+    "                            TYPE read|write|readw|writew, LENGTH N or max;\n"
+    "                            lock_owner default nfs4probe-lock-owner\n"
     "  READ[:OFFSET,COUNT[,SID]] SID default anon\n"
     "  READ_PLUS[:OFFSET,COUNT[,SID]]  SEEK:OFFSET,data|hole|N[,SID]   (4.2; SID default anon)\n"
+    "  ALLOCATE:OFFSET,LENGTH[,SID]  DEALLOCATE:OFFSET,LENGTH[,SID]   (4.2; SID default anon)\n"
+    "  COPY:SRC_OFFSET,DST_OFFSET,COUNT[,SRC_SID[,DST_SID]]  (4.2, after SAVEFH of the source;\n"
+    "                            synchronous, SIDs default anon)\n"
     "  WRITE[:OFFSET,DATA[,unstable|datasync|filesync][,SID]]   default filesync, anon\n"
     "  COMMIT[:OFFSET,COUNT]\n"
     "  SETATTR:ATTR=VALUE,...[,SID]       SID default anon\n"
@@ -2326,7 +2489,8 @@ static const char op_help[] =
     "                            TYPE dir|symlink|fifo|sock|blk|chr|reg|NF4...|N\n"
     "  REMOVE:NAME  RENAME:OLD,NEW (after SAVEFH)  LINK:NAME (after SAVEFH)\n"
     "  SECINFO:NAME  SECINFO_NO_NAME:current|parent|N\n"
-    "FH: HEX or @NAME. SID: last, prev, #N (N-th OPEN/OPEN_DOWNGRADE stateid of this\n"
+    "  RECLAIM_COMPLETE[:one_fs|all|N]   rca_one_fs (bare: FALSE)\n"
+    "FH: HEX or @NAME. SID: last, prev, #N (N-th OPEN/OPEN_DOWNGRADE/LOCK stateid of this\n"
     "process), current, anon, bypass, invalid, or 32 hex digits (seqid, other).\n"
     "NAME, DATA, TARGET, open_owner and string attributes: text, hex:HEX or pat:N\n"
     "(N bytes a-z...).\n"

@@ -143,6 +143,7 @@ static nfsstat4
 locker(struct n4_compound *c, const locker4 *l, struct n4_lock_out *out)
 {
 	struct n4_lock_in in;
+	const stateid4 *sid;
 
 	memset(&in, 0, sizeof(in));
 	in.clientid = c->clientid;
@@ -153,12 +154,16 @@ locker(struct n4_compound *c, const locker4 *l, struct n4_lock_out *out)
 
 		if (o->lock_owner.owner.owner_len > N4_LOCK_OWNER_MAX)
 			return NFS4ERR_BADXDR;
-		n4_sid_from_wire(&o->open_stateid, &in.sid);
+		sid = n4_named_sid(c, &o->open_stateid);
 		in.owner = o->lock_owner.owner.owner_val;
 		in.ownerlen = o->lock_owner.owner.owner_len;
 	} else {
-		n4_sid_from_wire(&l->locker4_u.lock_owner.lock_stateid, &in.sid);
+		sid = n4_named_sid(c, &l->locker4_u.lock_owner.lock_stateid);
 	}
+	/* The open or lock stateid may be the current one: OPEN, LOCK in one compound (16.2.3.1.2). */
+	if (sid == NULL)
+		return NFS4ERR_BAD_STATEID;
+	n4_sid_from_wire(sid, &in.sid);
 	return n4_state_status(n4_lock_get(&in, out));
 }
 
@@ -248,6 +253,8 @@ n4_op_locku(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	LOCKU4args *args = &a->nfs_argop4_u.oplocku;
 	stateid4 *ok = &r->nfs_resop4_u.oplocku.LOCKU4res_u.lock_stateid;
+	/* The lock stateid may be the current one: LOCK, LOCKU in one compound (16.2.3.1.2). */
+	const stateid4 *lsid = n4_named_sid(c, &args->lock_stateid);
 	struct n4_stateid sid;
 	struct n4_lock_out lo;
 	struct lock_call lc;
@@ -261,8 +268,12 @@ n4_op_locku(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return s;
 	memset(&in, 0, sizeof(in));
 	in.clientid = c->clientid;
-	n4_sid_from_wire(&args->lock_stateid, &in.sid);
-	if ((s = n4_state_status(n4_lock_get(&in, &lo))) == NFS4_OK && !same_file(&o, &lo.file))
+	if (lsid == NULL)
+		s = NFS4ERR_BAD_STATEID;
+	else
+		n4_sid_from_wire(lsid, &in.sid);
+	if (s == NFS4_OK && (s = n4_state_status(n4_lock_get(&in, &lo))) == NFS4_OK &&
+	    !same_file(&o, &lo.file))
 		s = NFS4ERR_BAD_STATEID;
 	if (s == NFS4_OK) {
 		fill(c, &lc, &o.ctx, lo.owner, lo.ownerlen, &lo.peer);

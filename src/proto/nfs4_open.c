@@ -122,9 +122,8 @@ n4_stateid_check(struct n4_compound *c, const stateid4 *sid, struct n4_obj *o, u
 	return state_status[n4_stateid_use(c->clientid, &s, &f, need)];
 }
 
-/* The stateid an open-state operation names: the current one when it says so. */
-static const stateid4 *
-named_sid(struct n4_compound *c, const stateid4 *sid)
+const stateid4 *
+n4_named_sid(struct n4_compound *c, const stateid4 *sid)
 {
 	if (other_is(sid, 0) && sid->seqid == 1)
 		return c->have_cur_sid ? &c->cur_sid : NULL;
@@ -402,6 +401,19 @@ open_by_fh(struct open_req *q, struct n4_obj *o)
 	return open_file(q, &o->ctx, &st);
 }
 
+/*
+ * A new (not reclaiming) open waits for the reclaims of the grace period
+ * (RFC 8881 8.4.2.1), and for its own client's RECLAIM_COMPLETE: a client
+ * sends it before its first new lock, and is told GRACE until it has
+ * (18.51.3), as knfsd tells it, so that it cannot take a lock it should
+ * have reclaimed.
+ */
+static int
+new_open_grace(const struct n4_compound *c)
+{
+	return locks_in_grace() || !n4_reclaims_done(&c->slot);
+}
+
 nfsstat4
 n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
@@ -419,11 +431,10 @@ n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	}
 	switch (claim->claim) {
 	case CLAIM_NULL:
-		/* New opens wait for the reclaims of the grace period (RFC 8881 8.4.2.1). */
-		s = locks_in_grace() ? NFS4ERR_GRACE : open_by_name(&q, &o, &claim->open_claim4_u.file);
+		s = new_open_grace(c) ? NFS4ERR_GRACE : open_by_name(&q, &o, &claim->open_claim4_u.file);
 		break;
 	case CLAIM_FH:
-		s = locks_in_grace() ? NFS4ERR_GRACE : open_by_fh(&q, &o);
+		s = new_open_grace(c) ? NFS4ERR_GRACE : open_by_fh(&q, &o);
 		break;
 	case CLAIM_PREVIOUS:
 		/* The current filehandle is the file the client had open before the restart. */
@@ -458,7 +469,7 @@ n4_op_open_downgrade(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	OPEN_DOWNGRADE4args *args = &a->nfs_argop4_u.opopen_downgrade;
 	OPEN_DOWNGRADE4resok *ok = &r->nfs_resop4_u.opopen_downgrade.OPEN_DOWNGRADE4res_u.resok4;
-	const stateid4 *sid = named_sid(c, &args->open_stateid);
+	const stateid4 *sid = n4_named_sid(c, &args->open_stateid);
 	struct n4_stateid in, out;
 	struct n4_obj o;
 	nfsstat4 s;
@@ -499,7 +510,7 @@ nfsstat4
 n4_op_close(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	stateid4 *ok = &r->nfs_resop4_u.opclose.CLOSE4res_u.open_stateid;
-	const stateid4 *sid = named_sid(c, &a->nfs_argop4_u.opclose.open_stateid);
+	const stateid4 *sid = n4_named_sid(c, &a->nfs_argop4_u.opclose.open_stateid);
 	struct close_release cr = { c, NULL };
 	struct n4_stateid in;
 	struct n4_file f;
@@ -555,7 +566,7 @@ n4_op_test_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 nfsstat4
 n4_op_free_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
-	const stateid4 *sid = named_sid(c, &a->nfs_argop4_u.opfree_stateid.fsa_stateid);
+	const stateid4 *sid = n4_named_sid(c, &a->nfs_argop4_u.opfree_stateid.fsa_stateid);
 	struct n4_stateid s;
 
 	(void)r;

@@ -130,6 +130,12 @@ void n4_sid_from_wire(const stateid4 *in, struct n4_stateid *out);
  * change attribute now as both, not atomic: the client drops its caches.
  */
 void n4_cinfo(change_info4 *ci, const struct fs_wcc *w, struct fs_ctx *dir);
+/*
+ * The stateid a state operation names: the current stateid when sid is
+ * the special one that says so (RFC 8881 16.2.3.1.2), NULL when the
+ * compound has none; any other sid as it is.
+ */
+const stateid4 *n4_named_sid(struct n4_compound *c, const stateid4 *sid);
 /* The current stateid becomes sid (OPEN, OPEN_DOWNGRADE, CLOSE, LOCK, LOCKU). */
 void n4_set_cur_sid(struct n4_compound *c, const stateid4 *sid);
 

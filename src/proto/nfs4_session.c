@@ -186,6 +186,24 @@ channel_too_small(const channel_attrs4 *ca)
 	    ca->ca_maxoperations < 2 || ca->ca_maxrequests == 0;
 }
 
+/*
+ * The back channel binds us as the requester (RFC 8881 18.36.3): sizes
+ * no CB_COMPOUND of CB_SEQUENCE and one more operation fits in are
+ * TOOSMALL, as knfsd has it, even while no back channel is granted, so
+ * that a client learns it at once and not at its first callback. Its
+ * slot count is not checked: knfsd does not, and clients send 1.
+ */
+static int
+back_channel_too_small(const channel_attrs4 *ca)
+{
+	return ca->ca_maxrequestsize < N4_MIN_REQUEST || ca->ca_maxresponsesize < N4_MIN_RESPONSE ||
+	    ca->ca_maxoperations < 2;
+}
+
+/* The csa_flags RFC 8881 18.36 defines; any other bit is INVAL, as in knfsd. */
+#define N4_CREATE_SESSION_FLAGS (CREATE_SESSION4_FLAG_PERSIST | \
+	CREATE_SESSION4_FLAG_CONN_BACK_CHAN | CREATE_SESSION4_FLAG_CONN_RDMA)
+
 nfsstat4
 n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
@@ -195,7 +213,14 @@ n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	struct n4_create_out out;
 	enum n4_result res;
 
-	if (channel_too_small(&args->csa_fore_chan_attrs))
+	if (args->csa_flags & ~(uint32_t)N4_CREATE_SESSION_FLAGS)
+		return NFS4ERR_INVAL;
+	/*
+	 * Arguments refused before the client record is looked at: they take
+	 * no csa_sequence, so the same one, corrected, still creates.
+	 */
+	if (channel_too_small(&args->csa_fore_chan_attrs) ||
+	    back_channel_too_small(&args->csa_back_chan_attrs))
 		return NFS4ERR_TOOSMALL;
 	memset(&in, 0, sizeof(in));
 	in.clientid = args->csa_clientid;
@@ -282,9 +307,14 @@ nfsstat4
 n4_op_reclaim_complete(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	(void)r;
-	/* One file system's: that of the current filehandle, which nothing sets yet. */
+	/*
+	 * One file system's, that of the current filehandle (RFC 8881 18.51.3):
+	 * reclaims end for every file system at once here (no migration), so
+	 * it says nothing we keep; it is answered as knfsd answers it, and the
+	 * client's own RECLAIM_COMPLETE (rca_one_fs FALSE) is still awaited.
+	 */
 	if (a->nfs_argop4_u.opreclaim_complete.rca_one_fs)
-		return NFS4ERR_NOFILEHANDLE;
+		return c->cur.len == 0 ? NFS4ERR_NOFILEHANDLE : NFS4_OK;
 	return n4_status[n4_reclaim_complete(&c->slot)];
 }
 

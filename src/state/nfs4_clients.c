@@ -424,7 +424,12 @@ create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t 
 
 	if (c == NULL)
 		return N4_STALE_CLIENTID;
-	if (!same_principal(&c->who, &in->who))
+	/*
+	 * Only the confirming CREATE_SESSION must come from the principal of
+	 * the EXCHANGE_ID (RFC 8881 18.36.4); once confirmed, with SP4_NONE,
+	 * any principal may add a session or retry one, as in knfsd.
+	 */
+	if (!c->confirmed && !same_principal(&c->who, &in->who))
 		return N4_CLID_INUSE;
 	if (c->cs_cached && in->sequence == c->cs_seq - 1) {
 		*out = c->cs_reply;		/* a retry: the same answer */
@@ -609,6 +614,18 @@ n4_reclaim_complete(const struct n4_slot_ref *ref)
 	}
 	pthread_mutex_unlock(&n4_lock);
 	return r;
+}
+
+int
+n4_reclaims_done(const struct n4_slot_ref *ref)
+{
+	int done = 0;
+
+	pthread_mutex_lock(&n4_lock);
+	if (ref->session && ref->session->clp)
+		done = ref->session->clp->reclaim_complete;
+	pthread_mutex_unlock(&n4_lock);
+	return done;
 }
 
 enum n4_result

@@ -150,6 +150,11 @@ enum n4_result n4_reclaim_complete(const struct n4_slot_ref *ref);
  * RECLAIM_COMPLETE: N4_OK, else N4_NO_GRACE.
  */
 enum n4_result n4_may_reclaim(uint64_t clientid);
+/*
+ * Has the client of the session in ref said RECLAIM_COMPLETE (rca_one_fs
+ * FALSE)? Until it has, its new opens are GRACE (RFC 8881 18.51.3).
+ */
+int n4_reclaims_done(const struct n4_slot_ref *ref);
 /* BIND_CONN_TO_SESSION: the session exists (its fore channel takes any connection). */
 enum n4_result n4_session_exists(const uint8_t sessionid[N4_SESSIONID_SIZE]);
 /* Is the held slot's session this one? */

@@ -33,6 +33,30 @@ static uint64_t fx_clientid;
 static const uint8_t mark_session[4] = { 0xff, 'F', 'Z', 'S' };	/* + 12 bytes */
 static const uint8_t mark_clientid[4] = { 0xff, 'F', 'Z', 'I' };	/* + 4 bytes */
 
+/*
+ * The client's RECLAIM_COMPLETE, on the last slot (slot 0 stays the
+ * inputs'): without it every OPEN is GRACE (RFC 8881 18.51.3) and the
+ * fuzzer would not get into the open code.
+ */
+static void
+fx_reclaim_complete(void)
+{
+	static uint8_t cache[N4_SLOT_CACHE_MAX];
+	struct n4_sequence_in sq = { .sequenceid = 1, .slotid = 7, .highest_slotid = 7, .nops = 2,
+	    .reqlen = 128 };
+	struct n4_sequence_out so;
+	struct n4_slot_ref ref = { 0 };
+	size_t len = 0;
+	enum n4_result r;
+
+	memcpy(sq.sessionid, fx_session, N4_SESSIONID_SIZE);
+	if ((r = n4_sequence(&sq, &so, &ref, cache, &len)) != N4_OK)
+		die("the NFSv4 fixture: SEQUENCE gave %d", (int)r);
+	if ((r = n4_reclaim_complete(&ref)) != N4_OK)
+		die("the NFSv4 fixture: RECLAIM_COMPLETE gave %d", (int)r);
+	n4_slot_done(&ref, NULL, 0);
+}
+
 void
 n4fx_build(void)
 {
@@ -56,6 +80,7 @@ n4fx_build(void)
 		die("the NFSv4 fixture: CREATE_SESSION gave %d", (int)r);
 	fx_clientid = exo.clientid;
 	memcpy(fx_session, cso.sessionid, sizeof(fx_session));
+	fx_reclaim_complete();
 }
 
 size_t

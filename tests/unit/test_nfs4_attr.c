@@ -369,7 +369,7 @@ test_encode_some(void)
 /* ---- SETATTR ---- */
 
 struct build {
-	char buf[4096];
+	char buf[NFS4_UTF8_MAX + 512];	/* the longest owner string and more */
 	XDR x;
 	uint32_t mask[4];
 	fattr4 fa;
