@@ -722,6 +722,8 @@ file_ops() {
 		"PUTFH:$RW_FH" LOOKUP:d LOOKUPP GETFH
 	plan "LOOKUPP with a file as the current filehandle: NOTDIR (18.14.3)" \
 		"$(E LOOKUPP NFS4ERR_NOTDIR)" "PUTFH:$RW_FH" LOOKUP:f LOOKUPP
+	plan "LOOKUPP with a symbolic link as the current filehandle: SYMLINK (pynfs LKPP1a)" \
+		"$(E LOOKUPP NFS4ERR_SYMLINK)" "PUTFH:$RW_FH" LOOKUP:l LOOKUPP
 	plan "PUTPUBFH: the root's filehandle (18.20.3)" "$OK4.* fh=$ROOT_FH" PUTPUBFH GETFH
 	plan "GETATTR filehandle: what GETFH gives" "$OK4" "PUTFH:$RW_FH" LOOKUP:f GETFH GETATTR:filehandle
 	S_FHATTR=$PLAN_N

@@ -219,16 +219,20 @@ n4_op_restorefh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	return NFS4_OK;
 }
 
-/* LOOKUP and LOOKUPP need a directory: SYMLINK for a link, NOTDIR for the rest. */
+/*
+ * LOOKUP and LOOKUPP need a directory: SYMLINK for a link (RFC 8881
+ * 15.1.2: the current filehandle is a link where the operation takes
+ * none; knfsd answers both so), NOTDIR for the rest.
+ */
 static nfsstat4
-need_dir(struct n4_obj *o, int symlink_err)
+need_dir(struct n4_obj *o)
 {
 	struct stat st;
 	nfsstat4 s;
 
 	if (o->pseudo || fs_is_dir(&o->ctx))
 		return NFS4_OK;
-	if (symlink_err && (s = n4_obj_stat(o, &st)) == NFS4_OK && S_ISLNK(st.st_mode))
+	if ((s = n4_obj_stat(o, &st)) == NFS4_OK && S_ISLNK(st.st_mode))
 		return NFS4ERR_SYMLINK;
 	return NFS4ERR_NOTDIR;
 }
@@ -260,7 +264,7 @@ n4_op_lookup(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	(void)r;
 	if ((s = n4_obj_begin(c, &c->cur, &dir)) != NFS4_OK)
 		return s;
-	if ((s = need_dir(&dir, 1)) == NFS4_OK)
+	if ((s = need_dir(&dir)) == NFS4_OK)
 		s = n4_name(c, &a->nfs_argop4_u.oplookup.objname, &name);
 	if (s == NFS4_OK && dir.pseudo) {
 		s = lookup_pseudo(c, &dir, name);
@@ -313,7 +317,7 @@ n4_op_lookupp(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	(void)a; (void)r;
 	if ((s = n4_obj_begin(c, &c->cur, &dir)) != NFS4_OK)
 		return s;
-	if ((s = need_dir(&dir, 0)) != NFS4_OK) {
+	if ((s = need_dir(&dir)) != NFS4_OK) {
 		n4_obj_end(&dir);
 		return s;
 	}
