@@ -1242,6 +1242,13 @@ v42_ops() {
 	plan "SEEK of a directory: ISDIR" "$(E SEEK NFS4ERR_ISDIR)" "PUTFH:$RW_FH" LOOKUP:d SEEK:0,data
 	plan "SEEK for neither data nor a hole: UNION_NOTSUPP" "$(E SEEK NFS4ERR_UNION_NOTSUPP)" \
 		"PUTFH:$RW_FH" LOOKUP:sp SEEK:0,7
+	# Every COPY is synchronous: no stateid names a copy (pynfs COPY10).
+	plan "OFFLOAD_STATUS of a copy nobody started: BAD_STATEID" "$(E OFFLOAD_STATUS NFS4ERR_BAD_STATEID)" \
+		"PUTFH:$RW_FH" LOOKUP:sp OFFLOAD_STATUS
+	plan "OFFLOAD_CANCEL of it: BAD_STATEID" "$(E OFFLOAD_CANCEL NFS4ERR_BAD_STATEID)" \
+		"PUTFH:$RW_FH" LOOKUP:sp OFFLOAD_CANCEL
+	plan "OFFLOAD_STATUS without a filehandle: NOFILEHANDLE" \
+		"$(E OFFLOAD_STATUS NFS4ERR_NOFILEHANDLE)" OFFLOAD_STATUS
 	plan_run
 	check_daemon_alive "NFSv4.2's READ_PLUS and SEEK"
 }

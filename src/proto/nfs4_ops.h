@@ -181,5 +181,8 @@ nfsstat4 n4_op_allocate(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_deallocate(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_copy(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_clone(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+/* No asynchronous copies: no stateid names one (BAD_STATEID). */
+nfsstat4 n4_op_offload_status(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_offload_cancel(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
 #endif

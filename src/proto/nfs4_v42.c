@@ -193,3 +193,24 @@ n4_op_clone(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	n4_obj_end(&src);
 	return s;
 }
+
+/*
+ * OFFLOAD_STATUS and OFFLOAD_CANCEL (RFC 7862 15.9, 15.8) name a copy by
+ * the stateid an asynchronous COPY handed out. Ours are all synchronous,
+ * so no stateid names one: BAD_STATEID, as knfsd answers for a copy it
+ * does not know (pynfs COPY10), rather than NOTSUPP for operations whose
+ * every call has one right answer.
+ */
+nfsstat4
+n4_op_offload_status(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	(void)a;
+	(void)r;
+	return c->cur.len == 0 ? NFS4ERR_NOFILEHANDLE : NFS4ERR_BAD_STATEID;
+}
+
+nfsstat4
+n4_op_offload_cancel(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	return n4_op_offload_status(c, a, r);
+}
