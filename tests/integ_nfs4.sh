@@ -109,17 +109,27 @@ ANY='[A-Z0-9_]+'
 # ---------------------------------------------------------------------------
 # 1. --nfs-versions
 
-# A list naming no version served stops the daemon before it serves.
-for bad in 5 4.0 3,5; do
+# refused DESC RC TEXT OPTIONS...: the daemon started with OPTIONS stops
+# before it serves, with exit status RC (any but 0: -) and TEXT in its words
+refused() {
+	local desc=$1 want=$2 text=$3 out rc
+	shift 3
 	out=$(timeout 10 "$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
 		--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT" --state-dir "$WORKDIR/bad" \
-		--nfs-versions "$bad" </dev/null 2>&1)
+		"$@" </dev/null 2>&1)
 	rc=$?
-	if [ "$rc" -eq 2 ] && printf '%s\n' "$out" | grep -q -- "--nfs-versions: '${bad##*,}' is not a version served"; then
-		ok "--nfs-versions $bad is refused"
+	if [ "$rc" -ne 0 ] && { [ "$want" = - ] || [ "$rc" -eq "$want" ]; } &&
+		printf '%s\n' "$out" | grep -qF -- "$text"; then
+		ok "$desc"
 	else
-		not_ok "--nfs-versions $bad: exit status $rc (want 2 and a message)" "$out"
+		not_ok "$desc: exit status $rc (want ${want/-/non-zero} and '$text')" "$out"
 	fi
+}
+
+# A list naming no version served stops the daemon before it serves.
+for bad in 5 4.0 3,5; do
+	refused "--nfs-versions $bad is refused" 2 "--nfs-versions: '${bad##*,}' is not a version served" \
+		--nfs-versions "$bad"
 done
 
 # The default is every version: a stock mount negotiates 4.2.
@@ -1340,24 +1350,10 @@ check_daemon_alive "1100 sessions"
 # language), numbers where the maps know no name, as knfsd with rpc.idmapd
 
 stop_daemon
-out=$(timeout 10 "$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
-	--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT" --state-dir "$WORKDIR/bad" \
-	--idmapd-conf "$WORKDIR/no-such-idmapd.conf" </dev/null 2>&1)
-rc=$?
-if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q -- "--idmapd-conf $WORKDIR/no-such-idmapd.conf: No such file"; then
-	ok "--idmapd-conf naming a missing file is refused at start"
-else
-	not_ok "--idmapd-conf of a missing file: exit status $rc (want a refusal naming it)" "$out"
-fi
-out=$(timeout 10 "$USERNFSD" --exports "$EXPORTS_FILE" --foreground --no-rpcbind \
-	--nfs-port "$NFS_PORT" --mount-port "$MOUNT_PORT" --state-dir "$WORKDIR/bad" \
-	--idmap --nfs-versions 3 </dev/null 2>&1)
-rc=$?
-if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q -- "--idmap names NFSv4 owners"; then
-	ok "--idmap without NFSv4 is refused at start"
-else
-	not_ok "--idmap --nfs-versions 3: exit status $rc (want a refusal)" "$out"
-fi
+refused "--idmapd-conf naming a missing file is refused at start" - \
+	"--idmapd-conf $WORKDIR/no-such-idmapd.conf: No such file" --idmapd-conf "$WORKDIR/no-such-idmapd.conf"
+refused "--idmap without NFSv4 is refused at start" - "--idmap names NFSv4 owners" \
+	--idmap --nfs-versions 3
 printf '[General]\nDomain = usernfsd.test\n' >"$WORKDIR/idmapd.conf"
 start_daemon "$EXPORTS
 $FO_EXPORTS" --idmapd-conf "$WORKDIR/idmapd.conf"

@@ -126,97 +126,62 @@ failover_writes() {
 	umount "$mnt" || bad "1. umount"
 }
 
-# ---- 2. locks across heads, and a takeover in grace ----
+# ---- 2. and 3. locks across heads, and a takeover in grace ----
 
-failover_locks() {
-	local ma=$work/mnt-a mc=$work/mnt-c g=$work/g.out o=$work/o.out n=$work/n.out gpid t0 w
+# takeover_locks N VERS: section N with mounts of NFS version VERS (3: NLM
+# locks, 4.1: the protocol's own). The guest locks a file through vip-a;
+# the head running vip-a (VIPA_PID) is SIGKILLed and a new one, head
+# NEW_NAME, takes over its identity (VIPA_PID after); the guest reclaims in
+# its grace period while vip-c holds a new lock back until it ends.
+takeover_locks() {
+	local n=$1 vers=$2 ma=$work/mnt-a$1 mc=$work/mnt-c$1 g=$work/g$1.out o=$work/o$1.out
+	local nl=$work/n$1.out f=locked$1 gpid npid t0 w
 	mkdir -p "$ma" "$mc"
-	step "2. mounting vip-a ($SRV) and vip-c ($SRV_C) with locking"
-	nfs_mount 3 tcp "$SRV:$exp" "$ma" hard && nfs_mount 3 tcp "$SRV_C:$exp" "$mc" hard ||
-		{ bad "2. mounts with locking"; return; }
-	: >"$exp/locked"
-	bg "$g" "${LTT[@]}" -h -1 -s 0 -l 10 setlk "$ma/locked"
+	step "$n. mounting vip-a ($SRV) and vip-c ($SRV_C), NFS version $vers, with locking"
+	if [ "$vers" = 3 ]; then
+		nfs_mount 3 tcp "$SRV:$exp" "$ma" hard && nfs_mount 3 tcp "$SRV_C:$exp" "$mc" hard
+	else
+		mount -t nfs -o "vers=$vers,hard" "$SRV:$exp" "$ma" &&
+			mount -t nfs -o "vers=$vers,hard" "$SRV_C:$exp" "$mc"
+	fi || { bad "$n. mounts with locking"; return; }
+	: >"$exp/$f"
+	bg "$g" "${LTT[@]}" -h -1 -s 0 -l 10 setlk "$ma/$f"
 	gpid=$!
-	wait_line locked "$g" 60 || { bad "2. the guest's lock through vip-a" "$g"; kill "$gpid"; return; }
-	ok "2. the guest holds a lock through vip-a"
-	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked" >"$o" 2>&1
-	expect 3 $? "2. the same range through vip-c: EAGAIN" "$o"
-	"${LTT[@]}" -s 100 -l 1 setlk "$mc/locked" >"$o" 2>&1
-	expect 0 $? "2. another range through vip-c is granted" "$o"
-	srv "${LTT[@]}" setlk "$exp/locked" >"$o" 2>&1
-	expect 3 $? "2. a process on the server cannot take it either" "$o"
+	wait_line locked "$g" 60 || { bad "$n. the guest's lock through vip-a" "$g"; kill "$gpid"; return; }
+	ok "$n. the guest holds a lock through vip-a"
+	"${LTT[@]}" -s 5 -l 1 setlk "$mc/$f" >"$o" 2>&1
+	expect 3 $? "$n. the same range through vip-c: EAGAIN" "$o"
+	"${LTT[@]}" -s 100 -l 1 setlk "$mc/$f" >"$o" 2>&1
+	expect 0 $? "$n. another range through vip-c is granted" "$o"
+	srv "${LTT[@]}" setlk "$exp/$f" >"$o" 2>&1
+	expect 3 $? "$n. a process on the server cannot take it either" "$o"
 
-	step "2. SIGKILL head B (vip-a); head D takes over vip-a's identity"
-	kill -KILL "$head_b"
-	wait "$head_b" 2>/dev/null
+	step "$n. SIGKILL vip-a's head; head $NEW_NAME takes over vip-a's identity"
+	kill -KILL "$VIPA_PID"
+	wait "$VIPA_PID" 2>/dev/null
 	t0=${EPOCHREALTIME/./}
-	start_head D $SRV vip-a
-	head_d=$HEAD_PID
-	if [ -f "$shared/grace/vip-a" ]; then ok "2. head D wrote vip-a's grace record"
-	else bad "2. no grace record for vip-a: $(ls -la "$shared/grace")"; fi
-	# A new lock through vip-c meanwhile waits for the grace period's end.
-	bg "$n" "${LTT[@]}" -t $((GRACE + 60)) -s 0 -l 1 setlk "$mc/other"
-	local npid=$!
-	check_reclaimed 2. "$exp/locked" "$gpid" "$g" "$t0" 60
-	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked" >"$o" 2>&1
-	expect 3 $? "2. nor can a process through vip-c" "$o"
-	wait "$npid"
-	expect 0 $? "2. a new lock through vip-c during vip-a's grace period" "$n"
-	w=$(sed -n 's/.*waited=//p' "$n")
-	if [ "${w:-0}" -ge 4000 ]; then ok "2. ... waited $w ms: vip-c held new locks back in the grace period"
-	else bad "2. a new lock through vip-c was granted after ${w:-?} ms, in vip-a's grace period" "$n"; fi
-	kill "$gpid"
-	wait "$gpid"
-	expect 0 $? "2. the guest unlocks the reclaimed lock" "$g"
-	srv "${LTT[@]}" setlk "$exp/locked" >"$o" 2>&1
-	expect 0 $? "2. then a process on the server takes it" "$o"
-	umount "$ma" && umount "$mc" || bad "2. umount"
-}
-
-# ---- 3. the same over NFSv4.1 ----
-
-failover_v4() {
-	local ma=$work/mnt-a4 mc=$work/mnt-c4 g=$work/g4.out o=$work/o4.out n=$work/n4.out
-	local gpid npid t0 w
-	[ -n "${head_d:-}" ] || { bad "3. no head runs vip-a after section 2"; return; }
-	mkdir -p "$ma" "$mc"
-	step "3. mounting vip-a ($SRV) and vip-c ($SRV_C) over NFSv4.1"
-	mount -t nfs -o vers=4.1,hard "$SRV:$exp" "$ma" && mount -t nfs -o vers=4.1,hard "$SRV_C:$exp" "$mc" ||
-		{ bad "3. v4.1 mounts"; return; }
-	: >"$exp/locked4"
-	bg "$g" "${LTT[@]}" -h -1 -s 0 -l 10 setlk "$ma/locked4"
-	gpid=$!
-	wait_line locked "$g" 60 || { bad "3. the guest's v4.1 lock through vip-a" "$g"; kill "$gpid"; return; }
-	ok "3. the guest holds a v4.1 lock through vip-a"
-	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked4" >"$o" 2>&1
-	expect 3 $? "3. the same range through vip-c over v4.1: EAGAIN" "$o"
-	srv "${LTT[@]}" setlk "$exp/locked4" >"$o" 2>&1
-	expect 3 $? "3. a process on the server cannot take it either" "$o"
-
-	step "3. SIGKILL head D (vip-a); head E takes over vip-a's identity"
-	kill -KILL "$head_d"
-	wait "$head_d" 2>/dev/null
-	t0=${EPOCHREALTIME/./}
-	start_head E $SRV vip-a
-	head_e=$HEAD_PID
-	if [ -f "$shared/grace/vip-a" ]; then ok "3. head E wrote vip-a's grace record"
-	else bad "3. no grace record for vip-a: $(ls -la "$shared/grace")"; fi
-	bg "$n" "${LTT[@]}" -t $((GRACE + 60)) -s 0 -l 1 setlk "$mc/other4"
+	start_head "$NEW_NAME" $SRV vip-a
+	VIPA_PID=$HEAD_PID
+	if [ -f "$shared/grace/vip-a" ]; then ok "$n. head $NEW_NAME wrote vip-a's grace record"
+	else bad "$n. no grace record for vip-a: $(ls -la "$shared/grace")"; fi
+	# A new lock through vip-c meanwhile waits for the grace period's end
+	# (NLM: DENIED_GRACE_PERIOD, v4: NFS4ERR_GRACE; the client retries).
+	bg "$nl" "${LTT[@]}" -t $((GRACE + 60)) -s 0 -l 1 setlk "$mc/other$n"
 	npid=$!
-	check_reclaimed 3. "$exp/locked4" "$gpid" "$g" "$t0" 60
-	"${LTT[@]}" -s 5 -l 1 setlk "$mc/locked4" >"$o" 2>&1
-	expect 3 $? "3. nor can a process through vip-c" "$o"
+	check_reclaimed "$n." "$exp/$f" "$gpid" "$g" "$t0" 60
+	"${LTT[@]}" -s 5 -l 1 setlk "$mc/$f" >"$o" 2>&1
+	expect 3 $? "$n. nor can a process through vip-c" "$o"
 	wait "$npid"
-	expect 0 $? "3. a new v4.1 lock through vip-c during vip-a's grace period" "$n"
-	w=$(sed -n 's/.*waited=//p' "$n")
-	if [ "${w:-0}" -ge 4000 ]; then ok "3. ... waited $w ms: vip-c answered GRACE until the period ended"
-	else bad "3. a new v4.1 lock through vip-c was granted after ${w:-?} ms, in vip-a's grace period" "$n"; fi
+	expect 0 $? "$n. a new lock through vip-c during vip-a's grace period" "$nl"
+	w=$(sed -n 's/.*waited=//p' "$nl")
+	if [ "${w:-0}" -ge 4000 ]; then ok "$n. ... waited $w ms: vip-c held new locks back in the grace period"
+	else bad "$n. a new lock through vip-c was granted after ${w:-?} ms, in vip-a's grace period" "$nl"; fi
 	kill "$gpid"
 	wait "$gpid"
-	expect 0 $? "3. the guest unlocks the reclaimed lock" "$g"
-	srv "${LTT[@]}" setlk "$exp/locked4" >"$o" 2>&1
-	expect 0 $? "3. then a process on the server takes it" "$o"
-	umount "$ma" && umount "$mc" || bad "3. umount"
+	expect 0 $? "$n. the guest unlocks the reclaimed lock" "$g"
+	srv "${LTT[@]}" setlk "$exp/$f" >"$o" 2>&1
+	expect 0 $? "$n. then a process on the server takes it" "$o"
+	umount "$ma" && umount "$mc" || bad "$n. umount"
 }
 
 step "setting up"
@@ -233,10 +198,12 @@ head_c=$HEAD_PID
 step "heads A ($SRV) and C ($SRV_C) are up"
 
 failover_writes
-failover_locks
-failover_v4
+VIPA_PID=${head_b:-$head_a} NEW_NAME=D	# whichever head runs vip-a now
+takeover_locks 2 3
+NEW_NAME=E
+takeover_locks 3 4.1
 
-for p in ${head_e:-} "$head_c"; do kill -TERM "$p"; wait "$p"; expect 0 $? "a head exits 0 on SIGTERM"; done
+for p in "$VIPA_PID" "$head_c"; do kill -TERM "$p"; wait "$p"; expect 0 $? "a head exits 0 on SIGTERM"; done
 step "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ] || diag
 [ "$FAILED" -eq 0 ]
