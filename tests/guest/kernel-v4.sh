@@ -12,7 +12,8 @@
 # file system from "/" down to the export; reading the tree back (OPEN,
 # READ, CLOSE, READDIR of 2000 names, symlinks); the POSIX workout (create,
 # append, truncate, rename, link, symlink, mkdir/rmdir, chmod, chown, utime,
-# mkfifo, unlink) with the server's file system checked after; a 24 MB file
+# mkfifo, unlink) with the server's file system checked after, over 4.1 and
+# again over 4.2; a 24 MB file
 # written and read back; tar extracted and compared; rm -rf; the server's
 # v3 and MOUNT ports unreachable through the wall; byte-range locks
 # (LOCK, LOCKT, LOCKU) between two guest processes, against a process on
@@ -81,6 +82,45 @@ srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,
 # mnt_opts DIR: the options /proc/mounts shows for DIR
 mnt_opts() { awk -v d="$1" '$2 == d { print $4 }' /proc/mounts; }
 
+# posix_workout DIR TAG: the POSIX calls a program makes, in DIR (made here,
+# left for what follows), each checked; on the server as $exp/DIR's name
+posix_workout() {
+	local w=$1 t=$2
+	step "POSIX workout ($t)"
+	mkdir "$w"
+	expect 0 $? "$t: mkdir"
+	{ echo hello >"$w/f" && echo more >>"$w/f"; } 2>"$work/err"
+	expect 0 $? "$t: create and append" "$work/err"
+	[ "$(cat "$w/f")" = "$(printf 'hello\nmore')" ]
+	expect 0 $? "$t: content"
+	truncate -s 3 "$w/f" && [ "$(cat "$w/f")" = hel ]
+	expect 0 $? "$t: truncate down"
+	truncate -s 100000 "$w/f" && [ "$(stat -c %s "$w/f")" -eq 100000 ]
+	expect 0 $? "$t: truncate up"
+	mv "$w/f" "$w/g" && [ ! -e "$w/f" ] && [ -f "$w/g" ]
+	expect 0 $? "$t: rename"
+	ln "$w/g" "$w/h" && [ "$(stat -c %h "$w/g")" -eq 2 ]
+	expect 0 $? "$t: hard link"
+	ln -s g "$w/s" && [ "$(readlink "$w/s")" = g ] && [ "$(head -c 3 "$w/s")" = hel ]
+	expect 0 $? "$t: symlink"
+	mkdir -p "$w/d/e/f" && rmdir "$w/d/e/f" "$w/d/e" "$w/d" && [ ! -e "$w/d" ]
+	expect 0 $? "$t: mkdir -p, rmdir"
+	mkdir "$w/full" && touch "$w/full/x" && ! rmdir "$w/full" 2>/dev/null
+	expect 0 $? "$t: rmdir of a directory that is not empty fails"
+	chmod 640 "$w/g" && [ "$(stat -c %a "$w/g")" = 640 ]
+	expect 0 $? "$t: chmod"
+	chown 1234:5678 "$w/g" && [ "$(stat -c %u:%g "$w/g")" = 1234:5678 ]
+	expect 0 $? "$t: chown (numeric owner strings)"
+	touch -d '2001-02-03 04:05:06 UTC' "$w/g" && [ "$(stat -c %Y "$w/g")" = 981173106 ]
+	expect 0 $? "$t: utime"
+	mkfifo "$w/fifo" && [ -p "$w/fifo" ]
+	expect 0 $? "$t: mkfifo"
+	rm "$w/h" "$w/s" "$w/fifo" && [ "$(stat -c %h "$w/g")" -eq 1 ]
+	expect 0 $? "$t: unlink"
+	[ "$(stat -c %u:%g:%a:%s "$exp/${w##*/}/g")" = 1234:5678:640:100000 ]
+	expect 0 $? "$t: the server's file system holds what the client did"
+}
+
 step "a mount with no vers= takes the newest version"
 if timeout 60 mount -t nfs "$SRV:$exp" "$mnt" 2>"$work/err"; then
 	case ,$(mnt_opts "$mnt"), in
@@ -116,40 +156,8 @@ expect 0 $? "size"
 [ "$(stat -c %F "$mnt/a")" = directory ] && [ "$(stat -c %F "$mnt/empty")" = "regular empty file" ]
 expect 0 $? "types"
 
-step "POSIX workout"
+posix_workout "$mnt/work" v4.1
 w=$mnt/work
-mkdir "$w"
-expect 0 $? "mkdir"
-{ echo hello >"$w/f" && echo more >>"$w/f"; } 2>"$work/err"
-expect 0 $? "create and append" "$work/err"
-[ "$(cat "$w/f")" = "$(printf 'hello\nmore')" ]
-expect 0 $? "content"
-truncate -s 3 "$w/f" && [ "$(cat "$w/f")" = hel ]
-expect 0 $? "truncate down"
-truncate -s 100000 "$w/f" && [ "$(stat -c %s "$w/f")" -eq 100000 ]
-expect 0 $? "truncate up"
-mv "$w/f" "$w/g" && [ ! -e "$w/f" ] && [ -f "$w/g" ]
-expect 0 $? "rename"
-ln "$w/g" "$w/h" && [ "$(stat -c %h "$w/g")" -eq 2 ]
-expect 0 $? "hard link"
-ln -s g "$w/s" && [ "$(readlink "$w/s")" = g ] && [ "$(head -c 3 "$w/s")" = hel ]
-expect 0 $? "symlink"
-mkdir -p "$w/d/e/f" && rmdir "$w/d/e/f" "$w/d/e" "$w/d" && [ ! -e "$w/d" ]
-expect 0 $? "mkdir -p, rmdir"
-mkdir "$w/full" && touch "$w/full/x" && ! rmdir "$w/full" 2>/dev/null
-expect 0 $? "rmdir of a directory that is not empty fails"
-chmod 640 "$w/g" && [ "$(stat -c %a "$w/g")" = 640 ]
-expect 0 $? "chmod"
-chown 1234:5678 "$w/g" && [ "$(stat -c %u:%g "$w/g")" = 1234:5678 ]
-expect 0 $? "chown (numeric owner strings)"
-touch -d '2001-02-03 04:05:06 UTC' "$w/g" && [ "$(stat -c %Y "$w/g")" = 981173106 ]
-expect 0 $? "utime"
-mkfifo "$w/fifo" && [ -p "$w/fifo" ]
-expect 0 $? "mkfifo"
-rm "$w/h" "$w/s" "$w/fifo" && [ "$(stat -c %h "$w/g")" -eq 1 ]
-expect 0 $? "unlink"
-[ "$(stat -c %u:%g:%a:%s "$exp/work/g")" = 1234:5678:640:100000 ]
-expect 0 $? "the server's file system holds what the client did"
 
 step "a 24 MB file written and read back"
 head -c 24000000 /dev/urandom >"$work/large"
@@ -241,6 +249,9 @@ expect 0 $? "released, the lock lets the server process in" "$work/h.out"
 step "NFSv4.2: SEEK, ALLOCATE, DEALLOCATE, COPY"
 umount "$mnt" 2>/dev/null || umount -l "$mnt"
 timeout 60 mount -t nfs -o vers=4.2 "$SRV:$exp" "$mnt" 2>"$work/err" || fatal "no v4.2 mount"
+posix_workout "$mnt/work42" v4.2
+timeout 60 rm -rf "$mnt/work42" && [ ! -e "$exp/work42" ]
+expect 0 $? "v4.2: rm -rf of the workout"
 w=$mnt/work
 # (python3: the calls themselves, not what a utility makes of them)
 python3 - "$w/sparse" >"$work/out" 2>&1 <<'PY'
