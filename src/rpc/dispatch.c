@@ -559,6 +559,10 @@ route_gss(struct worker *w, struct rpc_req *req, XDR *x, const struct rpc_msg *m
 	const struct gss_identity *id;
 
 	w->gss = gc;
+	if (gss_cred_creates(m.cred) && creds_root(&w->creds) < 0) {
+		reply_accepted(w, req, call->xid, SYSTEM_ERR, NULL, NULL);
+		return 0;
+	}
 	switch (gss_call_accept(gc, &m)) {
 	case GSS_RUN:
 		break;

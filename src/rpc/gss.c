@@ -379,6 +379,15 @@ gss_call_accept(struct gss_call *gc, const struct gss_msg *m)
 	}
 }
 
+int
+gss_cred_creates(const struct opaque_auth *cred)
+{
+	struct gss_cred cr;
+
+	return parse_cred(cred, &cr) == 0 &&
+	    (cr.gproc == RG_PROC_INIT || cr.gproc == RG_PROC_CONTINUE_INIT);
+}
+
 const struct gss_identity *
 gss_call_identity(const struct gss_call *gc)
 {

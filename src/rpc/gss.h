@@ -67,6 +67,12 @@ struct gss_msg {
  * here; gss_call_end(gc) whatever the verdict.
  */
 enum gss_verdict gss_call_accept(struct gss_call *gc, const struct gss_msg *m);
+/*
+ * Does this credential create a context (INIT, CONTINUE_INIT)? Those read
+ * the keytab and write the replay cache, so the worker must be back to
+ * the daemon's own identity first, not the last client's.
+ */
+int gss_cred_creates(const struct opaque_auth *cred);
 /* The identity behind a call that gss_call_accept let run. */
 const struct gss_identity *gss_call_identity(const struct gss_call *gc);
 /* The XDR of GSS_REPLY's result: rpc_gss_init_res, or nothing for DESTROY. */
