@@ -20,6 +20,7 @@
  *   badmic                DATA whose header MIC is spoiled
  *   badbody               DATA whose integrity/privacy body is spoiled
  *   seq N                 the next DATA call's sequence number
+ *   burst N               N DATA NULL calls at once, replies in any order
  *   destroy               RPCSEC_GSS_DESTROY
  */
 #define _GNU_SOURCE
@@ -60,7 +61,7 @@ usage(FILE *f)
 	fprintf(f, "usage: gssprobe [-p SERVICE@HOST] [-t SECONDS] HOST PORT COMMAND... "
 	    "[++ COMMAND...]\n"
 	    "commands: svc none|integ|priv, init, null, getattr FHHEX, replay, forged, badmic,\n"
-	    "          badbody, seq N, destroy\n");
+	    "          badbody, seq N, burst N, destroy\n");
 }
 
 static void
@@ -455,6 +456,64 @@ cmd_replay(void)
 	print_reply(&r, g.lastseq);
 }
 
+/*
+ * N DATA NULL calls sent back to back, then their replies in any order:
+ * the server's workers take them at once, so one context is used by
+ * several threads together (and the sequence numbers arrive out of order
+ * within the window). "ok=" counts replies whose verifier and body check.
+ */
+static void
+cmd_burst(const char *count)
+{
+	unsigned n = (unsigned)rr_parse_num(count, "count"), good = 0, got = 0;
+	uint32_t first_xid = g.xid + 1, first_seq = g.seq;
+	struct rr_enc e = { 0 };
+
+	if (n == 0 || n > 1000)
+		rr_die_usage("burst: 1 to 1000 calls");
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t xid = ++g.xid, seq = g.seq++;
+		u_int hdr_len;
+
+		e.len = 0;
+		enc_header(&e, xid, 0, G_DATA, seq, g.svc, g.handle, g.hlen);
+		hdr_len = e.len;
+		rr_enc_u32(&e, 6);
+		enc_mic(&e, e.buf, hdr_len, 0);
+		enc_body(&e, seq, NULL, 0, 0);
+		send_record(e.buf, e.len);
+	}
+	free(e.buf);
+	for (double deadline = rr_now() + rr.timeout; got < n;) {
+		struct rr_dec d;
+		struct reply r = { 0 };
+		struct rr_enc res = { 0 };
+		uint32_t xid;
+
+		if (rr_read_record(g.fd, &rbuf, MAX_REPLY, deadline) <= 0)
+			break;
+		got++;
+		rr_dec_init(&d, rbuf.p, rbuf.len);
+		xid = rr_dec_u32(&d);
+		if (xid < first_xid || xid - first_xid >= n || rr_dec_u32(&d) != 1 ||
+		    rr_dec_u32(&d) != 0)
+			continue;
+		r.kind = 1;
+		r.verf_flavor = rr_dec_u32(&d);
+		r.verf = rr_dec_opaque(&d, &r.verf_len, MAX_AUTH_BYTES);
+		r.stat = rr_dec_u32(&d);
+		r.res = d.p + d.pos;
+		r.reslen = d.ok ? d.len - d.pos : 0;
+		if (d.ok && r.stat == 0 &&
+		    strcmp(check_verf(&r, first_seq + (xid - first_xid)), "ok") == 0 &&
+		    unwrap_results(&r, first_seq + (xid - first_xid), &res) == 0)
+			good++;
+		free(res.buf);
+	}
+	printf("rpc=%s sent=%u replies=%u ok=%u", good == n ? "SUCCESS" : "SOME_FAILED", n, got,
+	    good);
+}
+
 static int
 run_command(char **av, int ac)
 {
@@ -486,6 +545,8 @@ run_command(char **av, int ac)
 		data_call(G_DATA, 0, NULL, 0, SP_NONE, NULL);
 	else if (strcmp(c, "getattr") == 0 && ac == 2)
 		cmd_getattr(av[1]);
+	else if (strcmp(c, "burst") == 0 && ac == 2)
+		cmd_burst(av[1]);
 	else if (strcmp(c, "replay") == 0)
 		cmd_replay();
 	else if (strcmp(c, "forged") == 0)

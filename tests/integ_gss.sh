@@ -12,6 +12,7 @@
 #     number and one below the window of 128: no reply, and the context
 #     goes on; a sequence number of 2^31: CTXPROBLEM; a spoiled integrity
 #     or privacy body: GARBAGE_ARGS;
+#   - 120 calls in flight on one context (several workers on it at once);
 #   - the principal's mapping (the daemon's log): alice has no local
 #     user, daemon@ is the local user daemon, a host/ principal is a
 #     machine's and stays unmapped.
@@ -106,7 +107,18 @@ for svc in integ priv; do
 done
 
 # ---------------------------------------------------------------------------
-# 3. who the principal is (the daemon logs it when --debug)
+# 3. one context, many workers at once (the daemon runs 16 threads): 120
+# calls in flight, each reply's verifier and body checked. Fewer than the
+# window of 128: with more in flight, the oldest may arrive below it.
+
+for svc in integ priv; do
+	OUT=$(gss svc $svc ++ burst 120 ++ null)
+	expect_line "$svc: 120 calls at once on one context" burst 'rpc=SUCCESS sent=120 replies=120 ok=120$'
+	expect_line "$svc: the context goes on" null 'rpc=SUCCESS verf=ok$'
+done
+
+# ---------------------------------------------------------------------------
+# 4. who the principal is (the daemon logs it when --debug)
 
 grep -q "context for alice@$KRB5_REALM (unmapped)" "$DAEMON_LOG" &&
 	ok "alice (no local user) is unmapped" ||

@@ -202,7 +202,7 @@ init_call(struct gss_call *gc, const struct gss_msg *m, const struct gss_cred *c
 		return GSS_GARBAGE;
 	if (cr->gproc == RG_PROC_INIT)
 		gc->ctx = gss_ctx_new();
-	else if ((gc->ctx = gss_ctx_find(cr->handle, cr->hlen)) == NULL || gc->ctx->complete)
+	else if ((gc->ctx = gss_ctx_find(cr->handle, cr->hlen)) == NULL)
 		return deny(gc, RG_AUTH_CREDPROBLEM);
 	if (gc->ctx == NULL) {
 		gc->major = GSS_S_FAILURE;
@@ -214,6 +214,11 @@ init_call(struct gss_call *gc, const struct gss_msg *m, const struct gss_cred *c
 		return GSS_REPLY;
 	}
 	pthread_mutex_lock(&gc->ctx->lock);
+	if (gc->ctx->complete) {
+		/* CONTINUE_INIT of a context already made: not one being made. */
+		pthread_mutex_unlock(&gc->ctx->lock);
+		return deny(gc, RG_AUTH_CREDPROBLEM);
+	}
 	accept_token(gc, cred, tok, toklen);
 	pthread_mutex_unlock(&gc->ctx->lock);
 	return GSS_REPLY;
@@ -310,6 +315,11 @@ check_header(struct gss_call *gc, const struct gss_msg *m)
 	if (m->verf->oa_flavor != RPCSEC_GSS_FLAVOR || hdr_len > m->len)
 		return deny(gc, AUTH_BADVERF);
 	pthread_mutex_lock(&gc->ctx->lock);
+	if (!gc->ctx->complete) {
+		/* Half-built: no DATA yet (complete is set under this lock). */
+		pthread_mutex_unlock(&gc->ctx->lock);
+		return deny(gc, RG_AUTH_CREDPROBLEM);
+	}
 	major = gss_verify_mic(&minor, gc->ctx->gctx, &h, &v, NULL);
 	if (major != GSS_S_COMPLETE) {
 		pthread_mutex_unlock(&gc->ctx->lock);
@@ -340,7 +350,7 @@ data_call(struct gss_call *gc, const struct gss_msg *m, const struct gss_cred *c
 	if (cr->svc < RG_SVC_NONE || cr->svc > RG_SVC_PRIVACY)
 		return deny(gc, AUTH_BADCRED);
 	gc->ctx = gss_ctx_find(cr->handle, cr->hlen);
-	if (gc->ctx == NULL || !gc->ctx->complete)
+	if (gc->ctx == NULL)
 		return deny(gc, RG_AUTH_CREDPROBLEM);
 	if ((v = check_header(gc, m)) != GSS_RUN)
 		return v;

@@ -29,7 +29,7 @@ struct gss_ctx {
 	 */
 	pthread_mutex_t lock;
 	gss_ctx_id_t gctx;
-	int complete;			/* established: DATA may use it */
+	int complete;			/* established: DATA may use it (set under lock and the table's) */
 	time_t expires;			/* CLOCK_MONOTONIC seconds */
 	uint32_t seq_max;		/* the window: highest seq seen ... */
 	uint64_t seen[2];		/* ... and bit i: seq_max - i was seen */
