@@ -21,6 +21,7 @@
 #include "be.h"
 #include "gss.h"
 #include "gss_ctx.h"
+#include "gss_xdr.h"
 #include "log.h"
 
 /* An xdrproc_t from an XDR routine of another prototype (void (*)(void) converts to any). */
@@ -91,52 +92,6 @@ acceptor_cred(gss_cred_id_t *out, OM_uint32 *minor)
 	return major;
 }
 
-/* ---- the credential ---- */
-
-struct gss_cred {
-	uint32_t vers, gproc, seq, svc;
-	const uint8_t *handle;
-	uint32_t hlen;
-};
-
-/* rpc_gss_cred_vers_1_t, in place; -1 if it is not one. */
-static int
-parse_cred(const struct opaque_auth *oa, struct gss_cred *c)
-{
-	const uint8_t *p = (const uint8_t *)oa->oa_base;
-	size_t len = oa->oa_length;
-
-	if (len < 20)
-		return -1;
-	c->vers = be32_get(p);
-	c->gproc = be32_get(p + 4);
-	c->seq = be32_get(p + 8);
-	c->svc = be32_get(p + 12);
-	c->hlen = be32_get(p + 16);
-	c->handle = p + 20;
-	if (c->vers != RPCSEC_GSS_VERS_1 || c->hlen > len - 20)
-		return -1;
-	return 0;
-}
-
-/* An XDR opaque at *off within [buf, buf+len): its bytes, *off moved past it; NULL if it does not fit. */
-static const uint8_t *
-opaque_at(const uint8_t *buf, size_t len, size_t *off, uint32_t max, uint32_t *olen)
-{
-	uint32_t n;
-	size_t padded;
-
-	if (*off > len || len - *off < 4)
-		return NULL;
-	n = be32_get(buf + *off);
-	padded = ((size_t)n + 3) & ~(size_t)3;
-	if (n > max || padded > len - *off - 4)
-		return NULL;
-	*olen = n;
-	*off += 4 + padded;
-	return buf + *off - padded;
-}
-
 /* ---- context creation (RFC 2203 5.2) ---- */
 
 static enum gss_verdict
@@ -198,7 +153,7 @@ init_call(struct gss_call *gc, const struct gss_msg *m, const struct gss_cred *c
 		return deny(gc, AUTH_BADCRED);	/* only the NULL procedure carries it */
 	if (m->verf->oa_flavor != AUTH_NONE)
 		return deny(gc, AUTH_BADVERF);
-	if ((tok = opaque_at(m->buf, m->len, &off, RG_TOKEN_MAX, &toklen)) == NULL)
+	if ((tok = gss_opaque_at(m->buf, m->len, &off, RG_TOKEN_MAX, &toklen)) == NULL)
 		return GSS_GARBAGE;
 	if (cr->gproc == RG_PROC_INIT)
 		gc->ctx = gss_ctx_new();
@@ -247,26 +202,23 @@ gss_xdr_control(XDR *x, void *p)
 static int
 unwrap_integ(struct gss_call *gc, const struct gss_msg *m)
 {
-	size_t off = m->args_off;
-	const uint8_t *body, *mic;
-	uint32_t blen, mlen;
+	struct gss_integ in;
 	gss_buffer_desc b, t;
 	OM_uint32 major, minor;
 
-	if ((body = opaque_at(m->buf, m->len, &off, UINT32_MAX, &blen)) == NULL ||
-	    (mic = opaque_at(m->buf, m->len, &off, MAX_AUTH_BYTES, &mlen)) == NULL || blen < 4)
+	if (gss_integ_decode(m->buf, m->len, m->args_off, MAX_AUTH_BYTES, &in) < 0)
 		return -1;
-	b.value = (void *)body;
-	b.length = blen;
-	t.value = (void *)mic;
-	t.length = mlen;
+	b.value = (void *)in.body;
+	b.length = in.blen;
+	t.value = (void *)in.mic;
+	t.length = in.mlen;
 	pthread_mutex_lock(&gc->ctx->lock);
 	major = gss_verify_mic(&minor, gc->ctx->gctx, &b, &t, NULL);
 	pthread_mutex_unlock(&gc->ctx->lock);
-	if (major != GSS_S_COMPLETE || be32_get(body) != gc->seq)
+	if (major != GSS_S_COMPLETE || be32_get(in.body) != gc->seq)
 		return -1;
-	gc->args = body + 4;
-	gc->argslen = blen - 4;
+	gc->args = in.body + 4;
+	gc->argslen = in.blen - 4;
 	return 0;
 }
 
@@ -281,7 +233,7 @@ unwrap_priv(struct gss_call *gc, const struct gss_msg *m)
 	OM_uint32 major, minor;
 	int conf = 0;
 
-	if ((body = opaque_at(m->buf, m->len, &off, UINT32_MAX, &blen)) == NULL)
+	if ((body = gss_opaque_at(m->buf, m->len, &off, UINT32_MAX, &blen)) == NULL)
 		return -1;
 	in.value = (void *)body;
 	in.length = blen;
@@ -372,7 +324,7 @@ gss_call_accept(struct gss_call *gc, const struct gss_msg *m)
 	struct gss_cred cr;
 
 	memset(gc, 0, sizeof(*gc));
-	if (parse_cred(m->cred, &cr) < 0)
+	if (gss_cred_decode((const uint8_t *)m->cred->oa_base, m->cred->oa_length, &cr) < 0)
 		return deny(gc, AUTH_BADCRED);
 	gc->gproc = cr.gproc;
 	gc->seq = cr.seq;
@@ -394,7 +346,7 @@ gss_cred_creates(const struct opaque_auth *cred)
 {
 	struct gss_cred cr;
 
-	return parse_cred(cred, &cr) == 0 &&
+	return gss_cred_decode((const uint8_t *)cred->oa_base, cred->oa_length, &cr) == 0 &&
 	    (cr.gproc == RG_PROC_INIT || cr.gproc == RG_PROC_CONTINUE_INIT);
 }
 
