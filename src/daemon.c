@@ -29,6 +29,7 @@
 #include "rpc/clients.h"
 #include "rpc/dispatch.h"
 #include "rpc/drc.h"
+#include "rpc/gss.h"
 #include "exports/exports.h"
 #include "fs/dirlock.h"
 #include "fs/fh.h"
@@ -620,6 +621,14 @@ daemon_run(const struct daemon_opts *o)
 		snprintf(err, sizeof(err), "%s/handle-key: %s%s", o->statedir, strerror(errno),
 		    errno == EPERM ? " (must not be readable by others)" : "");
 		startup_failed(err);
+	}
+	if (o->keytab) {
+		/* Said on the command line: a keytab we cannot read is a mistake to report now. */
+		if (access(o->keytab, R_OK) < 0) {
+			snprintf(err, sizeof(err), "keytab %s: %s", o->keytab, strerror(errno));
+			startup_failed(err);
+		}
+		gss_set_keytab(o->keytab);
 	}
 	n4_server_names_init(o->statedir);
 	t = o->table ? o->table : exports_load(o->exports_file, log_export_error, NULL);

@@ -26,6 +26,7 @@ struct daemon_opts {
 	unsigned grace_secs;
 	unsigned lease_secs;		/* NFSv4's lease; 0: N4_LEASE_DEFAULT */
 	int idmap;			/* --idmap: NFSv4 owners as names (idmap.c) */
+	const char *keytab;		/* --keytab FILE, or NULL: KRB5_KTNAME, else /etc/krb5.keytab */
 	const char *idmapd_conf;	/* --idmapd-conf FILE, or NULL: libnfsidmap's default */
 	int no_nlm;
 	unsigned threads;

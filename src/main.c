@@ -36,6 +36,8 @@ usage(FILE *out)
 	    "                         (default: numbers, as knfsd sends them for AUTH_SYS)\n"
 	    "      --idmapd-conf FILE  libnfsidmap's configuration (default /etc/idmapd.conf;\n"
 	    "                         implies --idmap)\n"
+	    "      --keytab FILE      Kerberos keys for RPCSEC_GSS (default: KRB5_KTNAME,\n"
+	    "                         else /etc/krb5.keytab; service principal nfs/HOST)\n"
 	    "      --handle-key FILE  the handle MAC key, shared by every head over one file\n"
 	    "                         system (16 bytes, mode 0600; default: STATE-DIR/handle-key)\n"
 	    "      --grace-dir DIR    shared grace record of several heads: while any head's\n"
@@ -76,7 +78,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 
 enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW,
 	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY, OPT_NFS_VERSIONS, OPT_LEASE_TIME, OPT_IDMAP,
-	OPT_IDMAPD_CONF };
+	OPT_IDMAPD_CONF, OPT_KEYTAB };
 
 /* dirs and allow have room for argc entries: the --share and --allow values. */
 static int
@@ -98,6 +100,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "socket", required_argument, NULL, OPT_CONTROL },
 		{ "control", required_argument, NULL, OPT_CONTROL },	/* its first name */
 		{ "handle-key", required_argument, NULL, OPT_HANDLE_KEY },
+		{ "keytab", required_argument, NULL, OPT_KEYTAB },
 		{ "grace-dir", required_argument, NULL, OPT_GRACE_DIR },
 		{ "lease-time", required_argument, NULL, OPT_LEASE_TIME },
 		{ "idmap", no_argument, NULL, OPT_IDMAP },
@@ -172,6 +175,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		case OPT_IDMAPD_CONF: o.idmap = 1; o.idmapd_conf = optarg; break;
 		case OPT_CONTROL: o.control_path = optarg; break;
 		case OPT_HANDLE_KEY: o.handle_key = optarg; break;
+		case OPT_KEYTAB: o.keytab = optarg; break;
 		case OPT_GRACE_DIR: o.grace_dir = optarg; break;
 		case OPT_METRICS: o.metrics_addr = optarg; break;
 		case OPT_REPLY_MEMORY:

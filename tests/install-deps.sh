@@ -4,7 +4,7 @@
 # Idempotent; quiet when everything is there.
 set -eu
 
-build="build-essential autoconf automake pkg-config libtirpc-dev libnfsidmap-dev rpcsvc-proto libsystemd-dev rpcbind"
+build="build-essential autoconf automake pkg-config libtirpc-dev libnfsidmap-dev libkrb5-dev rpcsvc-proto libsystemd-dev rpcbind"
 # The demo prints nfs-ls (libnfs-utils, small) and showmount (nfs-common,
 # which brings Kerberos libraries, python3 and rpc.statd: not for "build").
 demo="$build libnfs-utils nfs-common"
@@ -20,7 +20,9 @@ demo="$build libnfs-utils nfs-common"
 # Debian package (tests/build-deb.sh), which integ_package installs.
 # nftables walls the NFSv4 server's namespace in the guest down to TCP 2049
 # (integ_kernel_v4.sh): what a v4 client really needs.
-test="$build debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
+# krb5-kdc (krb5kdc, kdb5_util), krb5-admin-server (kadmin.local) and krb5-user
+# (kinit, klist) make the throwaway realm integ_gss.sh serves RPCSEC_GSS from.
+test="$build krb5-kdc krb5-admin-server krb5-user debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
 	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs nftables"
 
 case "${1:-build}" in

@@ -11,6 +11,7 @@
 #include "creds.h"
 #include "dispatch.h"
 #include "drc.h"
+#include "gss.h"
 #include "log.h"
 #include "stats.h"
 #include "readpipe.h"
@@ -21,6 +22,8 @@
 #define ARGS_MAX 512		/* largest rpcgen argument struct, checked at registration */
 #define REPLY_BUF_LEN (TCP_MAX_PAYLOAD + 65536)
 #define ARENA_CHUNK (256u << 10)
+
+_Static_assert(RG_MAX_GIDS == RPC_MAX_GIDS, "a principal's groups fit an rpc_cred");
 
 #define GAP_MIN 4096		/* smaller READ data is copied into the reply */
 
@@ -39,6 +42,8 @@ struct worker {
 	int hold_reply;		/* encode but do not send: the caller sends */
 	struct reply_gap gap;	/* READ data left out of the reply (gap_putbytes) */
 	struct readpipe pipe;	/* READ data spliced from the file, for the gap */
+	struct gss_call *gss;	/* the call's RPCSEC_GSS side, NULL for other flavors */
+	uint8_t *gss_body;	/* REPLY_BUF_LEN: a wrapped reply's plain body (gss.c) */
 	/* The call being served, for statistics (see count_call). */
 	unsigned st_flags;	/* its procedure's PROC_STATUS* flags */
 	size_t st_out;		/* bytes of the reply sent, 0 if none */
@@ -117,6 +122,7 @@ worker_free(struct worker *w)
 	}
 	readpipe_discard(&w->pipe);
 	free(w->databuf);
+	free(w->gss_body);
 	free(w->reply);
 	free(w);
 }
@@ -170,8 +176,12 @@ call_read_pipe(struct rpc_call *call, size_t count)
 	struct worker *w = call->w;
 	const struct rpc_req *req = call->req;
 
-	/* Only a reply that goes out now, over TCP, can take data from a pipe. */
-	if (req->proto != IPPROTO_TCP || req->conn == NULL || w->hold_reply || count < GAP_MIN)
+	/*
+	 * Only a reply that goes out now, over TCP, can take data from a pipe;
+	 * not one that RPCSEC_GSS signs or seals whole.
+	 */
+	if (req->proto != IPPROTO_TCP || req->conn == NULL || w->hold_reply || count < GAP_MIN ||
+	    (w->gss && gss_call_wraps(w->gss)))
 		return -1;
 	return readpipe_for(&w->pipe, count);
 }
@@ -205,21 +215,30 @@ arena_reset(struct worker *w)
 
 /*
  * What a reply says, read from its encoded form, so that every path that
- * answers (results, errors, the DRC's copies) is counted alike.  Ours
- * always carry the null verifier: xid, REPLY, reply status, verifier
- * flavor and length (0), accept status, then the result (RFC 5531).
+ * answers (results, errors, the DRC's copies) is counted alike: xid,
+ * REPLY, reply status, verifier flavor, length and body, accept status,
+ * then the result (RFC 5531). Under RPCSEC_GSS integrity the result
+ * follows the body's length and sequence number; a sealed one is not read.
  */
 static void
 note_reply(struct worker *w, const uint8_t *msg, size_t len)
 {
 #ifndef USERNFSD_NO_STATS
-	size_t off = 24;
+	size_t off = 20;
 
 	w->st_out = len;
-	w->st_rpc_error = len < 24 || be32_get(msg + 8) != MSG_ACCEPTED ||
-	    be32_get(msg + 20) != SUCCESS;
+	if (len >= 20)
+		off += (be32_get(msg + 16) + 3) & ~3u;
+	w->st_rpc_error = len < off + 4 || be32_get(msg + 8) != MSG_ACCEPTED ||
+	    be32_get(msg + off) != SUCCESS;
+	off += 4;
 	if (w->st_rpc_error || !(w->st_flags & (PROC_STATUS | PROC_STATUS_COOKIE)))
 		return;
+	if (w->gss && gss_call_wraps(w->gss)) {
+		if (w->gss->svc != RG_SVC_INTEGRITY)
+			return;
+		off += 8;
+	}
 	if (w->st_flags & PROC_STATUS_COOKIE) {
 		/* NLM: the status follows the cookie, an opaque of at most 1024 bytes. */
 		uint32_t clen;
@@ -354,15 +373,28 @@ reply_accepted(struct worker *w, struct rpc_req *req, uint32_t xid, enum accept_
     xdrproc_t xdr_res, void *res)
 {
 	struct rpc_msg r;
+	xdrproc_t proc = st == SUCCESS ? xdr_res : XDRPROC(xdr_void);
+	void *where = res;
 
 	memset(&r, 0, sizeof(r));
 	r.rm_xid = xid;
 	r.rm_direction = REPLY;
 	r.rm_reply.rp_stat = MSG_ACCEPTED;
 	r.acpted_rply.ar_verf = _null_auth;
+	if (w->gss) {
+		/* RPCSEC_GSS: our verifier, and the body signed or sealed as the call was. */
+		gss_reply_verf(w->gss, &r.acpted_rply.ar_verf);
+		if (st == SUCCESS && gss_call_wraps(w->gss) && w->gss_body == NULL &&
+		    (w->gss_body = malloc(REPLY_BUF_LEN)) == NULL) {
+			st = SYSTEM_ERR;
+			proc = XDRPROC(xdr_void);
+		} else if (st == SUCCESS) {
+			gss_reply_body(w->gss, w->gss_body, REPLY_BUF_LEN, &proc, &where);
+		}
+	}
 	r.acpted_rply.ar_stat = st;
-	r.acpted_rply.ar_results.where = res;
-	r.acpted_rply.ar_results.proc = st == SUCCESS ? xdr_res : XDRPROC(xdr_void);
+	r.acpted_rply.ar_results.where = where;
+	r.acpted_rply.ar_results.proc = proc;
 	return send_reply(w, req, &r);
 }
 
@@ -404,6 +436,8 @@ reply_prog_mismatch(struct worker *w, struct rpc_req *req, uint32_t xid,
 	r.rm_direction = REPLY;
 	r.rm_reply.rp_stat = MSG_ACCEPTED;
 	r.acpted_rply.ar_verf = _null_auth;
+	if (w->gss)
+		gss_reply_verf(w->gss, &r.acpted_rply.ar_verf);
 	r.acpted_rply.ar_stat = PROG_MISMATCH;
 	r.acpted_rply.ar_vers.low = low;
 	r.acpted_rply.ar_vers.high = high;
@@ -507,6 +541,61 @@ decode_auth_sys(const struct opaque_auth *oa, struct rpc_cred *cred)
 	return 0;
 }
 
+/*
+ * A call under RPCSEC_GSS: gss.c judges it, this only routes the verdict.
+ * 1 when the procedure is to run, with the identity in call->cred and,
+ * when the service wrapped them, the arguments in *ax (*use_ax set);
+ * 0 when the call was answered (context creation, DESTROY, an error)
+ * or dropped (a replay: no answer at all, RFC 2203 5.3.3.1).
+ */
+static int
+route_gss(struct worker *w, struct rpc_req *req, XDR *x, const struct rpc_msg *msg,
+    struct rpc_call *call, struct gss_call *gc, XDR *ax, int *use_ax)
+{
+	struct gss_msg m = {
+		.buf = req->buf, .len = req->len, .args_off = xdr_getpos(x), .proc = call->proc,
+		.cred = &msg->rm_call.cb_cred, .verf = &msg->rm_call.cb_verf,
+	};
+	const struct gss_identity *id;
+
+	w->gss = gc;
+	if (gss_cred_creates(m.cred) && creds_root(&w->creds) < 0) {
+		reply_accepted(w, req, call->xid, SYSTEM_ERR, NULL, NULL);
+		return 0;
+	}
+	switch (gss_call_accept(gc, &m)) {
+	case GSS_RUN:
+		break;
+	case GSS_REPLY:
+		reply_accepted(w, req, call->xid, SUCCESS, XDRPROC(gss_xdr_control), gc);
+		return 0;
+	case GSS_GARBAGE:
+		STAT_INC(ST_REJ_GARBAGE_ARGS);
+		reply_accepted(w, req, call->xid, GARBAGE_ARGS, NULL, NULL);
+		return 0;
+	case GSS_DENY:
+		STAT_INC(ST_REJ_AUTH);
+		reply_auth_error(w, req, call->xid, gc->why);
+		return 0;
+	case GSS_DROP:
+		return 0;
+	}
+	id = gss_call_identity(gc);
+	call->cred.flavor = RPCSEC_GSS_FLAVOR;
+	call->cred.gss = id;
+	if (id->mapped) {
+		call->cred.uid = id->uid;
+		call->cred.gid = id->gid;
+		call->cred.ngids = id->ngids;
+		memcpy(call->cred.gids, id->gids, sizeof(call->cred.gids));
+	}
+	if (gc->args) {
+		xdrmem_create(ax, (char *)(uintptr_t)gc->args, (u_int)gc->argslen, XDR_DECODE);
+		*use_ax = 1;
+	}
+	return 1;
+}
+
 static const struct rpc_program *
 find_program(uint32_t prog)
 {
@@ -601,7 +690,12 @@ run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
 	size_t pos = xdr_getpos(x), len;
 	uint8_t *msg = w->reply + REPLY_HEADROOM;
 
-	if (!(proc->flags & PROC_DRC)) {
+	/*
+	 * RPCSEC_GSS replies stay out of the cache: a copy would carry the
+	 * verifier of the first call's sequence number, which the client's
+	 * retransmission (a new one, RFC 2203 5.3.3.1) does not match.
+	 */
+	if (!(proc->flags & PROC_DRC) || w->gss) {
 		run_procedure(w, req, x, call, proc);
 		return;
 	}
@@ -665,10 +759,11 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	char credbuf[MAX_AUTH_BYTES], verfbuf[MAX_AUTH_BYTES];
 	struct rpc_call call;
 	struct rpc_msg msg;
+	struct gss_call gc;
 	const struct rpc_program *prog;
 	const struct rpc_version *vers;
-	XDR x;
-	int slot = -1, counted = 1;
+	XDR x, ax;
+	int slot = -1, counted = 1, use_ax = 0;
 #ifndef USERNFSD_NO_STATS
 	uint64_t t0 = stats_now_us();
 #else
@@ -755,6 +850,10 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 			goto out;
 		}
 		break;
+	case RPCSEC_GSS_FLAVOR:
+		if (!route_gss(w, req, &x, &msg, &call, &gc, &ax, &use_ax))
+			goto out;
+		break;
 	default:
 		STAT_INC(ST_REJ_AUTH);
 		reply_auth_error(w, req, call.xid, AUTH_BADCRED);
@@ -762,8 +861,14 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	}
 	log_debug("xid %08x %s v%u %s", call.xid, prog->name, call.vers,
 	    vers->procs[call.proc].name);
-	run_once(w, req, &x, &call, &vers->procs[call.proc]);
+	run_once(w, req, use_ax ? &ax : &x, &call, &vers->procs[call.proc]);
+	if (use_ax)
+		xdr_destroy(&ax);
 out:
+	if (w->gss) {
+		gss_call_end(w->gss);
+		w->gss = NULL;
+	}
 	if (counted)
 		count_call(w, req, slot, t0);
 	xdr_destroy(&x);

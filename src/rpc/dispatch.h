@@ -19,11 +19,19 @@ struct export_table;
 
 #define RPC_MAX_GIDS 16
 
+struct gss_identity;
+
 struct rpc_cred {
-	uint32_t flavor;	/* AUTH_NONE or AUTH_SYS */
+	uint32_t flavor;	/* AUTH_NONE, AUTH_SYS or RPCSEC_GSS (6) */
+	/*
+	 * AUTH_SYS: as the client says. RPCSEC_GSS: the principal's local
+	 * user when gss->mapped, else 0 (the gate squashes every flavor but
+	 * AUTH_SYS to the export's anonymous ids for now).
+	 */
 	uint32_t uid, gid;
 	unsigned ngids;
 	uint32_t gids[RPC_MAX_GIDS];
+	const struct gss_identity *gss;	/* RPCSEC_GSS: who, for the life of the call */
 };
 
 struct worker;

@@ -49,7 +49,8 @@
  * checks every reply: it answers the call's XID, at most one per call (and
  * none to a call dropped), decodes as an RPC reply and, when accepted,
  * with the procedure's own XDR results routine consuming exactly the
- * reply; a UDP reply fits in a datagram. After each call the worker's
+ * reply (an RPCSEC_GSS INIT's, rpc_gss_init_res, whatever the procedure);
+ * a UDP reply fits in a datagram. After each call the worker's
  * identity goes back to root and the export tree is put back as it was
  * (same inodes where possible, so the handles stay valid); a change
  * outside the exports aborts.
@@ -77,6 +78,7 @@
 
 #include "creds.h"
 #include "rpc/dispatch.h"
+#include "rpc/gss.h"
 #include "exports/exports.h"
 #include "fs/fh.h"
 #include "fs/fsops.h"
@@ -531,6 +533,30 @@ find_proc(uint32_t prog, uint32_t vers, uint32_t proc)
 	return NULL;
 }
 
+static bool_t xdr_gss_init_res_skip(XDR *x, void *unused);
+
+static const struct rpc_proc gss_init_proc = {
+	"RPCSEC_GSS_INIT", XDRPROC(xdr_void), 0, XDRPROC(xdr_gss_init_res_skip), 0, NULL, 0,
+};
+
+/*
+ * rpc_gss_init_res (RFC 2203 5.2.3.1), the result of an RPCSEC_GSS INIT or
+ * CONTINUE_INIT whatever the procedure's own: read and forgotten.
+ */
+static bool_t
+xdr_gss_init_res_skip(XDR *x, void *unused)
+{
+	static char skip[RG_TOKEN_MAX];
+	u_int n, w;
+
+	(void)unused;
+	if (x->x_op != XDR_DECODE)
+		return TRUE;
+	return xdr_u_int(x, &n) && n <= RG_HANDLE_LEN && xdr_opaque(x, skip, n) &&
+	    xdr_u_int(x, &w) && xdr_u_int(x, &w) && xdr_u_int(x, &w) &&
+	    xdr_u_int(x, &n) && n <= RG_TOKEN_MAX && xdr_opaque(x, skip, n);
+}
+
 static void
 check_reply(const struct rpc_req *req, const uint8_t *msg, size_t len)
 {
@@ -552,6 +578,9 @@ check_reply(const struct rpc_req *req, const uint8_t *msg, size_t len)
 		proc = find_proc((uint32_t)call.rm_call.cb_prog, (uint32_t)call.rm_call.cb_vers,
 		    (uint32_t)call.rm_call.cb_proc);
 	xdr_destroy(&x);
+	if (proc && call.rm_call.cb_cred.oa_flavor == RPCSEC_GSS_FLAVOR &&
+	    gss_cred_creates(&call.rm_call.cb_cred))
+		proc = &gss_init_proc;
 
 	memset(&reply, 0, sizeof(reply));
 	memset(&res, 0, sizeof(res));
@@ -1300,6 +1329,68 @@ put_nlm_args(struct msg *m, uint32_t vers, uint32_t proc)
 	}
 }
 
+/*
+ * A call with an RPCSEC_GSS credential (rpc_gss_cred_vers_1_t) in place
+ * of begin's: version, gss_proc, seq, service, handle; the verifier is a
+ * GSS one (a MIC nobody made) for DATA and DESTROY, AUTH_NONE for
+ * context creation, as RFC 2203 5.2.2 and 5.3.1 have them.
+ */
+static void
+begin_gss(struct msg *m, uint32_t proc, uint32_t vers1, uint32_t gproc, uint32_t svc,
+    const uint8_t *handle, uint32_t hlen)
+{
+	static const uint8_t mic[28] = { 0x04, 0x04, 0x05, 0xff };
+
+	begin(m, NFS_PROGRAM, NFS_V3, proc, 0);
+	m->e.len = 24;	/* after XID, CALL, RPC version, program, version, procedure */
+	rr_enc_u32(&m->e, RPCSEC_GSS_FLAVOR);
+	rr_enc_u32(&m->e, 20 + ((hlen + 3) & ~3u));
+	rr_enc_u32(&m->e, vers1);
+	rr_enc_u32(&m->e, gproc);
+	rr_enc_u32(&m->e, 1);		/* seq_num */
+	rr_enc_u32(&m->e, svc);
+	rr_enc_opaque(&m->e, handle, hlen);
+	if (gproc == RG_PROC_INIT || gproc == RG_PROC_CONTINUE_INIT) {
+		rr_enc_u32(&m->e, AUTH_NONE);
+		rr_enc_u32(&m->e, 0);
+	} else {
+		rr_enc_u32(&m->e, RPCSEC_GSS_FLAVOR);
+		rr_enc_opaque(&m->e, mic, sizeof(mic));
+	}
+}
+
+/*
+ * RPCSEC_GSS without a KDC: context creation is refused by GSS (no
+ * keytab), and no handle is known, so DATA and DESTROY meet CREDPROBLEM;
+ * the seeds lead the fuzzer to the credential and the INIT result.
+ */
+static void
+write_gss_seeds(void)
+{
+	static const uint8_t handle[16] = { 0xa5, 0x5a, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+	static const uint8_t apreq[12] = { 0x60, 0x0a, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12 };
+	struct msg m;
+
+	begin_gss(&m, NFSPROC3_NULL, 1, RG_PROC_INIT, RG_SVC_NONE, NULL, 0);
+	rr_enc_opaque(&m.e, apreq, sizeof(apreq));
+	seed(&m, "gss-init");
+	begin_gss(&m, NFSPROC3_NULL, 1, RG_PROC_CONTINUE_INIT, RG_SVC_NONE, handle, 16);
+	rr_enc_opaque(&m.e, apreq, sizeof(apreq));
+	seed(&m, "gss-continue-unknown");
+	begin_gss(&m, NFSPROC3_GETATTR, 1, RG_PROC_INIT, RG_SVC_NONE, NULL, 0);
+	rr_enc_opaque(&m.e, apreq, sizeof(apreq));
+	seed(&m, "gss-init-not-null");
+	begin_gss(&m, NFSPROC3_NULL, 1, RG_PROC_DATA, RG_SVC_INTEGRITY, handle, 16);
+	rr_enc_u32(&m.e, 4);			/* databody_integ: seq, NULL's no arguments */
+	rr_enc_u32(&m.e, 1);
+	rr_enc_opaque(&m.e, handle, 16);	/* the checksum */
+	seed(&m, "gss-data-integ-unknown");
+	begin_gss(&m, NFSPROC3_NULL, 1, RG_PROC_DESTROY, RG_SVC_NONE, handle, 16);
+	seed(&m, "gss-destroy-unknown");
+	begin_gss(&m, NFSPROC3_NULL, 2, RG_PROC_INIT, RG_SVC_NONE, NULL, 0);
+	seed(&m, "gss-bad-version");
+}
+
 /* One seed per procedure of each version, then calls a hostile client makes. */
 static void
 write_nlm_seeds(void)
@@ -1857,6 +1948,7 @@ write_seeds(void)
 
 	write_nlm_seeds();
 	n4fx_seeds();
+	write_gss_seeds();	/* last: the seeds before keep their XIDs */
 }
 
 
