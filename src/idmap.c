@@ -26,6 +26,7 @@
 #include <nfsidmap.h>
 
 #include "idmap.h"
+#include "monotime.h"
 
 #define IDMAP_SLOTS 1024
 #define IDMAP_TTL 600
@@ -50,15 +51,6 @@ static struct {
 	struct ent by_id[IDMAP_SLOTS];
 	struct ent by_name[IDMAP_SLOTS];
 } im = { .mu = PTHREAD_MUTEX_INITIALIZER, .lib = PTHREAD_MUTEX_INITIALIZER };
-
-static time_t
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
 
 static enum kind
 kind_of(int group)
@@ -127,7 +119,7 @@ cached(struct ent *e, enum kind k, uint32_t id, const char *name, struct ent *ou
 	int hit;
 
 	pthread_mutex_lock(&im.mu);
-	hit = e->kind == k && e->until > now() &&
+	hit = e->kind == k && e->until > mono_sec() &&
 	    (name ? strcmp(e->name, name) == 0 : e->id == id);
 	if (hit)
 		*out = *e;
@@ -144,7 +136,7 @@ keep(struct ent *e, enum kind k, uint32_t id, const char *name, int found)
 	e->kind = k;
 	e->found = found;
 	e->id = id;
-	e->until = now() + (found ? IDMAP_TTL : IDMAP_NEG_TTL);
+	e->until = mono_sec() + (found ? IDMAP_TTL : IDMAP_NEG_TTL);
 	strcpy(e->name, name);
 	pthread_mutex_unlock(&im.mu);
 }

@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "stats.h"
+#include "monotime.h"
 
 _Thread_local struct stats_block *stats_tl;
 
@@ -50,10 +51,7 @@ stats_register_thread(void)
 uint64_t
 stats_now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	return (uint64_t)mono_ns() / 1000u;
 }
 
 void

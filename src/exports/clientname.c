@@ -15,6 +15,7 @@
 #include "log.h"
 
 #include "exports_impl.h"
+#include "monotime.h"
 
 /* ---- client names: reverse lookups, cached ---- */
 
@@ -50,10 +51,7 @@ static unsigned long cache_gen;		/* bumped by a clear, so late results are dropp
 static time_t
 now_sec(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1;	/* never 0, which marks a free entry */
+	return mono_sec() + 1;	/* never 0, which marks a free entry */
 }
 
 void

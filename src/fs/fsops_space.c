@@ -21,6 +21,7 @@
 #include "durable.h"
 #include "fsops.h"
 #include "icache.h"
+#include "monotime.h"
 
 /*
  * A synchronous COPY holds a worker and the client's slot until it is
@@ -296,10 +297,7 @@ overlap(uint64_t a, uint64_t b, uint64_t len)
 static long long
 now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return (long long)mono_ns();
 }
 
 /* copy_file_range cannot copy between these descriptors at all: copy by hand. */

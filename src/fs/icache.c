@@ -24,6 +24,7 @@
 #include "icache.h"
 #include "icache_impl.h"
 #include "stats.h"
+#include "monotime.h"
 
 #define NBUCKETS 16384		/* power of two */
 
@@ -104,10 +105,7 @@ hash_unlink(struct inode_ent *e)
 long
 icache_now_sec(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
+	return mono_sec();
 }
 
 static void

@@ -12,6 +12,7 @@
 
 #include "gss_ctx.h"
 #include "log.h"
+#include "monotime.h"
 
 #define HASH_SIZE 1024		/* a power of two */
 
@@ -19,15 +20,6 @@ static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct gss_ctx *hash[HASH_SIZE];
 static TAILQ_HEAD(gss_ctx_list_head, gss_ctx) lru = TAILQ_HEAD_INITIALIZER(lru);	/* most recent first */
 static unsigned n_all, n_half;
-
-static time_t
-now_secs(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
 
 /* Handles are random, so their first bytes spread them evenly. */
 static unsigned
@@ -113,7 +105,7 @@ gss_ctx_new(void)
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	c->gctx = GSS_C_NO_CONTEXT;
-	c->expires = now_secs() + GSS_CTX_HALF_SECS;
+	c->expires = mono_sec() + GSS_CTX_HALF_SECS;
 	c->refs = 2;		/* the table's and the caller's */
 	c->linked = 1;
 	pthread_mutex_lock(&table_lock);
@@ -142,7 +134,7 @@ gss_ctx_find(const uint8_t *handle, size_t len)
 	for (c = hash[bucket(handle)]; c; c = c->hnext)
 		if (memcmp(c->handle, handle, RG_HANDLE_LEN) == 0)
 			break;
-	if (c && c->expires <= now_secs()) {
+	if (c && c->expires <= mono_sec()) {
 		/* Past the ticket's end (or a half-built one abandoned): gone. */
 		if (unlink_locked(c))
 			dead = c;
@@ -165,7 +157,7 @@ gss_ctx_established(struct gss_ctx *c, uint32_t secs)
 	if (!c->complete && c->linked)
 		n_half--;
 	c->complete = 1;
-	c->expires = now_secs() + (time_t)secs;
+	c->expires = mono_sec() + (time_t)secs;
 	pthread_mutex_unlock(&table_lock);
 }
 

@@ -11,14 +11,12 @@
 
 #include "log.h"
 #include "svcthread.h"
+#include "monotime.h"
 
 int64_t
 svc_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return mono_ns() / 1000000;
 }
 
 int

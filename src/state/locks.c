@@ -27,6 +27,7 @@
 #include "log.h"
 #include "queue.h"
 #include "sockaddr.h"
+#include "monotime.h"
 
 #define HOSTS_MAX 4096
 #define SHARES_MAX 4096
@@ -61,10 +62,7 @@ static time_t grace_until;
 time_t
 lk_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
+	return mono_sec();
 }
 
 int

@@ -19,6 +19,7 @@
 #include "nfs4_recover.h"
 #include "nfs4_state.h"
 #include "queue.h"
+#include "monotime.h"
 
 #define NBUCKETS 256
 
@@ -85,15 +86,6 @@ unsigned
 n4_lease(void)
 {
 	return lease_secs;
-}
-
-static time_t
-now_secs(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
 }
 
 void
@@ -238,7 +230,7 @@ client_expired(const struct n4_client *c, time_t now)
 static int
 make_room(void)
 {
-	time_t now = now_secs();
+	time_t now = mono_sec();
 	struct n4_client *c, *next, *oldest = NULL;
 
 	if (nclients < N4_MAX_CLIENTS)
@@ -273,7 +265,7 @@ client_new(const struct n4_exchange_in *in)
 	c->who = in->who;
 	c->addr = in->addr;
 	c->cs_seq = 1;
-	c->renewed = now_secs();
+	c->renewed = mono_sec();
 	TAILQ_INIT(&c->sessions);
 	c->ownerlen = in->ownerlen;
 	memcpy(c->owner, in->owner, in->ownerlen);
@@ -304,7 +296,7 @@ exchange_update(struct n4_client *conf, const struct n4_exchange_in *in,
 		return N4_PERM;
 	if (memcmp(conf->verifier, in->verifier, N4_VERIFIER_SIZE) != 0)
 		return N4_NOT_SAME;
-	conf->renewed = now_secs();
+	conf->renewed = mono_sec();
 	exchange_answer(conf, out);
 	return N4_OK;
 }
@@ -320,14 +312,14 @@ exchange_locked(const struct n4_exchange_in *in, struct n4_exchange_out *out)
 		return exchange_update(conf, in, out);
 	if (conf && !same_principal(&conf->who, &in->who)) {
 		/* Case 3: another principal's owner, in use while it has sessions. */
-		if (conf->nsessions && !client_expired(conf, now_secs()))
+		if (conf->nsessions && !client_expired(conf, mono_sec()))
 			return N4_CLID_INUSE;
 		client_destroy(conf);
 		conf = NULL;
 	}
 	if (conf && memcmp(conf->verifier, in->verifier, N4_VERIFIER_SIZE) == 0) {
 		/* Case 2: the same client again. */
-		conf->renewed = now_secs();
+		conf->renewed = mono_sec();
 		exchange_answer(conf, out);
 		return N4_OK;
 	}
@@ -395,7 +387,7 @@ session_new(struct n4_client *c, const struct n4_create_in *in, struct n4_create
 	n = next_session++;
 	memcpy(s->id + 8, &n, 4);
 	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
-		rnd = (uint32_t)now_secs() ^ n;
+		rnd = (uint32_t)mono_sec() ^ n;
 	memcpy(s->id + 12, &rnd, 4);
 	s->clp = c;
 	b = session_bucket(s->id);
@@ -451,7 +443,7 @@ create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t 
 	c->cs_seq++;
 	c->cs_reply = *out;
 	c->cs_cached = 1;
-	c->renewed = now_secs();
+	c->renewed = mono_sec();
 	return N4_OK;
 }
 
@@ -521,7 +513,7 @@ sequence_locked(const struct n4_sequence_in *in, struct n4_sequence_out *out,
 	slot->busy = 1;
 	slot->cached = 0;
 	s->refs++;
-	s->clp->renewed = now_secs();
+	s->clp->renewed = mono_sec();
 	sequence_answer(s, out);
 	ref->session = s;
 	ref->slot = in->slotid;
@@ -649,7 +641,7 @@ n4_slot_is_session(const struct n4_slot_ref *ref, const uint8_t sessionid[N4_SES
 void
 n4_clients_tick(void)
 {
-	time_t now = now_secs();
+	time_t now = mono_sec();
 	struct n4_client *c, *next;
 
 	pthread_mutex_lock(&n4_lock);
@@ -700,7 +692,7 @@ n4_clients_reset(void)
 void
 n4_clients_foreach(void (*fn)(void *arg, const struct n4_client_info *ci), void *arg)
 {
-	time_t now = now_secs();
+	time_t now = mono_sec();
 	struct n4_client_info ci;
 	const struct n4_client *c;
 
