@@ -41,6 +41,24 @@ need_file(struct n4_obj *o)
 }
 
 /*
+ * READ's and READ_PLUS's gate: the current file, a file, a stateid that
+ * may read it. On success o is begun and the caller ends it.
+ */
+static nfsstat4
+read_begin(struct n4_compound *c, const stateid4 *sid, struct n4_obj *o)
+{
+	nfsstat4 s;
+
+	if ((s = n4_obj_begin(c, &c->cur, o)) != NFS4_OK)
+		return s;
+	if ((s = need_file(o)) == NFS4_OK)
+		s = n4_stateid_check(c, sid, o, N4_SHARE_READ);
+	if (s != NFS4_OK)
+		n4_obj_end(o);
+	return s;
+}
+
+/*
  * The compound's first READ reads as v3's does: into the worker's data
  * buffer, or spliced from the file into a pipe, and the transport sends
  * the data from there instead of copying it into the reply (dispatch.c).
@@ -87,13 +105,10 @@ n4_op_read(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	int eof = 0;
 	nfsstat4 s;
 
-	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
+	if ((s = read_begin(c, &args->stateid, &o)) != NFS4_OK)
 		return s;
-	if ((s = need_file(&o)) == NFS4_OK)
-		s = n4_stateid_check(c, &args->stateid, &o, N4_SHARE_READ);
-	if (s == NFS4_OK)
-		s = read_in_place(c) ? read_reply(c, &o, args->offset, count, &rb, &n, &eof, &st) :
-		    read_copied(c, &o, args->offset, count, &rb, &n, &eof, &st);
+	s = read_in_place(c) ? read_reply(c, &o, args->offset, count, &rb, &n, &eof, &st) :
+	    read_copied(c, &o, args->offset, count, &rb, &n, &eof, &st);
 	n4_obj_end(&o);
 	if (s == NFS4_OK) {
 		ok->eof = eof ? TRUE : FALSE;
@@ -179,13 +194,10 @@ n4_op_read_plus(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	int eof = 0;
 	nfsstat4 s;
 
-	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
+	if ((s = read_begin(c, &args->rpa_stateid, &o)) != NFS4_OK)
 		return s;
-	if ((s = need_file(&o)) == NFS4_OK)
-		s = n4_stateid_check(c, &args->rpa_stateid, &o, N4_SHARE_READ);
-	if (s == NFS4_OK)
-		s = errno_to_nfs4(fs_segments(&o.ctx, args->rpa_offset, count, map,
-		    N4_READ_PLUS_SEGS, &nseg, &size));
+	s = errno_to_nfs4(fs_segments(&o.ctx, args->rpa_offset, count, map, N4_READ_PLUS_SEGS,
+	    &nseg, &size));
 	for (unsigned i = 0; s == NFS4_OK && i < nseg; i++)
 		data += map[i].hole ? 0 : (size_t)map[i].len;
 	if (s == NFS4_OK && nseg && ((out = call_alloc(c->call, nseg * sizeof(*out))) == NULL ||
