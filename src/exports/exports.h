@@ -33,13 +33,48 @@
 
 #define EXP_ANON_ID 65534u
 
+/*
+ * The flags exports(5) lets differ per security flavor: an option after a
+ * sec= applies to the flavors that sec= named (nfs-utils' and knfsd's
+ * NFSEXP_SECINFO_FLAGS).
+ */
+#define EXP_SECINFO_FLAGS (EXP_RO | EXP_ROOT_SQUASH | EXP_ALL_SQUASH | EXP_SECURE)
+
+/* sec= flavors, as exports(5) names them. */
+enum export_flavor {
+	EXP_SEC_SYS,		/* AUTH_SYS, and AUTH_NONE */
+	EXP_SEC_NONE,		/* AUTH_NONE only */
+	EXP_SEC_KRB5,		/* RPCSEC_GSS, Kerberos V5, authentication */
+	EXP_SEC_KRB5I,		/* ... with integrity */
+	EXP_SEC_KRB5P,		/* ... with privacy */
+	EXP_SEC_COUNT
+};
+
+struct export_sec {
+	enum export_flavor flavor;
+	unsigned flags;		/* the EXP_SECINFO_FLAGS this flavor is served with */
+};
+
 struct export_opts {
 	unsigned flags;
 	uid_t anonuid;
 	gid_t anongid;
 	uint32_t fsid;		/* with EXP_FSID: the export id it asks for (0 = root) */
 	char *mountpoint;	/* with EXP_MOUNTPOINT: mountpoint=PATH, or NULL */
+	/*
+	 * sec=: the flavors admitted, in the client's order of preference
+	 * (MOUNT and SECINFO list them so). Never empty once parsed: without
+	 * sec= it is sys alone, with the list's own flags.
+	 */
+	unsigned nsec;
+	struct export_sec sec[EXP_SEC_COUNT];
+	unsigned sec_active;	/* parsing: bit i = sec[i] named by the latest sec= */
 };
+
+/* "sys", "krb5p"...: exports(5)'s name of a flavor. */
+const char *export_flavor_name(enum export_flavor f);
+/* The flags a call in flavor f is served with, or NULL when o does not admit f. */
+const struct export_sec *export_sec_find(const struct export_opts *o, enum export_flavor f);
 
 /*
  * Lower value = more specific, the precedence of nfs-utils' exports(5):
@@ -132,6 +167,8 @@ int exports_add(struct export_table *t, const char *what, const char *path,
 int exports_open(struct export_table *t, exports_err_fn err, void *arg);
 void exports_free(struct export_table *t);
 void exports_print(FILE *out, const struct export_table *t);
+/* Does any export of t admit a Kerberos flavor (sec=krb5, krb5i, krb5p)? */
+int exports_use_krb5(const struct export_table *t);
 
 /*
  * The table in force; every request holds a reference while it runs.

@@ -48,6 +48,8 @@ int check_path(struct parser *p, const char *what, const char *in);
 char *strip_slashes(const char *in);
 int apply_options(struct parser *p, const char *list, struct export_opts *o);
 void opts_copy(struct export_opts *dst, const struct export_opts *src);
+/* A client's options are complete: without sec=, sys alone. */
+void opts_finish(struct export_opts *o);
 
 /* exports_load.c */
 void exports_open_roots(struct parser *p, struct export_table *t);

@@ -200,27 +200,96 @@ find_optdef(const char *name, size_t len)
 	return NULL;
 }
 
-/* sec= takes a colon-separated list of flavors; only AUTH_SYS is served. */
-static int
-check_sec(struct parser *p, const char *opt, const char *v)
+static const char *const flavor_names[EXP_SEC_COUNT] = {
+	[EXP_SEC_SYS] = "sys", [EXP_SEC_NONE] = "none", [EXP_SEC_KRB5] = "krb5",
+	[EXP_SEC_KRB5I] = "krb5i", [EXP_SEC_KRB5P] = "krb5p",
+};
+
+const char *
+export_flavor_name(enum export_flavor f)
 {
-	const char *s = v;
+	return (unsigned)f < EXP_SEC_COUNT ? flavor_names[f] : "?";
+}
 
-	for (;;) {
+const struct export_sec *
+export_sec_find(const struct export_opts *o, enum export_flavor f)
+{
+	for (unsigned i = 0; i < o->nsec; i++)
+		if (o->sec[i].flavor == f)
+			return &o->sec[i];
+	return NULL;
+}
+
+int
+exports_use_krb5(const struct export_table *t)
+{
+	for (size_t i = 0; t && i < t->n; i++)
+		for (size_t k = 0; k < t->exports[i].nclients; k++) {
+			const struct export_opts *o = &t->exports[i].clients[k].opts;
+
+			if (export_sec_find(o, EXP_SEC_KRB5) || export_sec_find(o, EXP_SEC_KRB5I) ||
+			    export_sec_find(o, EXP_SEC_KRB5P))
+				return 1;
+		}
+	return 0;
+}
+
+/* f's entry in o's list, added (with the list's flags so far) when new. */
+static unsigned
+sec_add(struct export_opts *o, enum export_flavor f)
+{
+	unsigned i;
+
+	for (i = 0; i < o->nsec; i++)
+		if (o->sec[i].flavor == f)
+			return i;
+	o->sec[i].flavor = f;
+	o->sec[i].flags = o->flags & EXP_SECINFO_FLAGS;
+	o->nsec++;
+	return i;
+}
+
+/*
+ * sec=krb5p:krb5i:sys: the flavors in order of preference, appended to
+ * those of earlier sec= options; the options that follow, up to the next
+ * sec=, apply to these flavors only (exports(5)).
+ */
+static int
+apply_sec(struct parser *p, const char *opt, const char *v, struct export_opts *o)
+{
+	unsigned active = 0;
+
+	for (const char *s = v;; ) {
 		size_t n = strcspn(s, ":");
+		unsigned f;
 
+		for (f = 0; f < EXP_SEC_COUNT; f++)
+			if (strlen(flavor_names[f]) == n && strncmp(s, flavor_names[f], n) == 0)
+				break;
 		if (n == 0) {
 			parser_err(p, "empty security flavor in '%s'", opt);
 			return -1;
 		}
-		if (n != 3 || strncmp(s, "sys", 3) != 0) {
-			parser_err(p, "sec=%.*s is not supported", (int)n, s);
+		if (f == EXP_SEC_COUNT) {
+			parser_err(p, "unknown security flavor '%.*s' in '%s' (sys, none, krb5, krb5i, krb5p)",
+			    (int)n, s, opt);
 			return -1;
 		}
+		active |= 1u << sec_add(o, (enum export_flavor)f);
 		if (s[n] == '\0')
-			return 0;
+			break;
 		s += n + 1;
 	}
+	o->sec_active = active;
+	return 0;
+}
+
+void
+opts_finish(struct export_opts *o)
+{
+	if (o->nsec == 0)
+		(void)sec_add(o, EXP_SEC_SYS);
+	o->sec_active = 0;
 }
 
 /* mountpoint=PATH, or mountpoint alone (v NULL): the export root itself. */
@@ -282,11 +351,28 @@ apply_value(struct parser *p, const struct optdef *d, const char *opt, const cha
 		return apply_mountpoint(p, v, o, same);
 	case OPT_SEC:
 		*same = 1;
-		return check_sec(p, opt, v);
+		return apply_sec(p, opt, v, o);
 	case OPT_FLAG:
 		break;
 	}
 	return -1;
+}
+
+/*
+ * A flag option: ro/rw, the squashes and secure/insecure go to the flavors
+ * of the latest sec= when there is one in this list, else to the whole
+ * list and every flavor in it; the others to the whole list.
+ */
+static void
+apply_flags(struct export_opts *o, unsigned set, unsigned clear)
+{
+	unsigned mask = (set | clear) & EXP_SECINFO_FLAGS;
+
+	if (o->sec_active == 0 || mask == 0)
+		o->flags = (o->flags | set) & ~clear;
+	for (unsigned i = 0; i < o->nsec && mask; i++)
+		if (o->sec_active == 0 || (o->sec_active & (1u << i)))
+			o->sec[i].flags = (o->sec[i].flags | (set & mask)) & ~(clear & mask);
 }
 
 static int
@@ -321,7 +407,13 @@ apply_option(struct parser *p, const char *opt, struct export_opts *o, struct op
 		return -1;
 	}
 	*prev = opt;
-	o->flags = (o->flags | d->set) & ~d->clear;
+	if (d->kind == OPT_SEC) {
+		/* ro or rw again after sec= is that flavor's, not a contradiction. */
+		seen->given[G_ACCESS] = seen->given[G_ROOT_SQUASH] = NULL;
+		seen->given[G_ALL_SQUASH] = seen->given[G_SECURE] = NULL;
+		return 0;
+	}
+	apply_flags(o, d->set, d->clear);
 	return 0;
 }
 
@@ -335,6 +427,7 @@ apply_options(struct parser *p, const char *list, struct export_opts *o)
 	if (strlen(list) >= sizeof(buf))
 		return -1;
 	strcpy(buf, list);
+	o->sec_active = 0;	/* options before this list's first sec= are everyone's */
 	for (opt = strtok_r(buf, ",", &save); opt; opt = strtok_r(NULL, ",", &save))
 		if (apply_option(p, opt, o, &seen) < 0)
 			rc = -1;

@@ -383,6 +383,7 @@ parse_client_token(struct parser *p, const char *tok, const struct export_opts *
 		if (apply_options(p, opts, &c->opts) < 0)
 			goto fail;
 	}
+	opts_finish(&c->opts);
 	if (parse_host(p, host, c) < 0)
 		goto fail;
 	return 0;
@@ -492,6 +493,7 @@ parse_clients(struct parser *p, char **toks, int ntoks, struct export *e,
 		struct export_client c = { .kind = CLIENT_ANY, .spec = xstrdup("*") };
 
 		opts_copy(&c.opts, defaults);
+		opts_finish(&c.opts);
 		add_client(e, &c);
 	}
 	return 0;
@@ -642,6 +644,7 @@ exports_add(struct export_table *t, const char *what, const char *path,
 		/* What parse_client_token does for "client(opts)", opts parsed once. */
 		memset(&c, 0, sizeof(c));
 		opts_copy(&c.opts, &o);
+		opts_finish(&c.opts);
 		if (parse_host(&p, clients[i], &c) < 0) {
 			free_client(&c);
 			goto fail;

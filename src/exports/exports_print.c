@@ -27,6 +27,30 @@ print_escaped(FILE *out, const char *s)
 	}
 }
 
+/* The flags a flavor may have of its own (EXP_SECINFO_FLAGS). */
+static void
+print_secinfo_flags(FILE *out, unsigned flags)
+{
+	fprintf(out, "%s,%s,%s,%s",
+	    flags & EXP_RO ? "ro" : "rw",
+	    flags & EXP_SECURE ? "secure" : "insecure",
+	    flags & EXP_ROOT_SQUASH ? "root_squash" : "no_root_squash",
+	    flags & EXP_ALL_SQUASH ? "all_squash" : "no_all_squash");
+}
+
+/* sec= groups, unless the list is the default: sys alone, with the list's flags. */
+static void
+print_sec(FILE *out, const struct export_opts *o)
+{
+	if (o->nsec == 1 && o->sec[0].flavor == EXP_SEC_SYS &&
+	    o->sec[0].flags == (o->flags & EXP_SECINFO_FLAGS))
+		return;
+	for (unsigned i = 0; i < o->nsec; i++) {
+		fprintf(out, ",sec=%s,", export_flavor_name(o->sec[i].flavor));
+		print_secinfo_flags(out, o->sec[i].flags);
+	}
+}
+
 static void
 print_opts(FILE *out, const struct export *e, const struct export_opts *o)
 {
@@ -48,6 +72,7 @@ print_opts(FILE *out, const struct export *e, const struct export_opts *o)
 			print_escaped(out, o->mountpoint);
 		}
 	}
+	print_sec(out, o);
 }
 
 void

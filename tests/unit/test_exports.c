@@ -540,8 +540,11 @@ test_option_errors(void)
 	expect_error("/x *(anonuid=4294967295)\n", "exports:1: bad number in option 'anonuid=4294967295'");
 	expect_error("/x *(anongid=-1)\n", "exports:1: bad number in option 'anongid=-1'");
 	expect_error("/x *(anongid=1x)\n", "exports:1: bad number in option 'anongid=1x'");
-	expect_error("/x *(sec=krb5)\n", "exports:1: sec=krb5 is not supported");
-	expect_error("/x *(sec=sys:krb5p)\n", "exports:1: sec=krb5p is not supported");
+	expect_error("/x *(sec=krb4)\n",
+	    "exports:1: unknown security flavor 'krb4' in 'sec=krb4' (sys, none, krb5, krb5i, krb5p)");
+	expect_error("/x *(sec=sys:lkey)\n",
+	    "exports:1: unknown security flavor 'lkey' in 'sec=sys:lkey' (sys, none, krb5, krb5i, krb5p)");
+	expect_error("/x *(sec=krb5,ro,rw)\n", "exports:1: conflicting options 'ro' and 'rw'");
 	expect_error("/x *(sec=sys::sys)\n", "exports:1: empty security flavor in 'sec=sys::sys'");
 	expect_error("/x *(mp=relative)\n", "exports:1: mountpoint path 'relative' is not absolute");
 	expect_error("/x *(mountpoint=/a/../b)\n", "exports:1: mountpoint path '/a/../b' is not canonical");
@@ -601,6 +604,53 @@ test_escapes(void)
 	expect_error(longline, "exports:1: token longer than 4095 bytes");
 }
 
+/* sec=: the flavors in order, and the options each flavor has of its own (exports(5)). */
+static void
+test_sec(void)
+{
+	struct export_table *t = parse(
+	    "/a *(rw)\n"
+	    "/b *(sec=krb5p:krb5i:krb5:sys)\n"
+	    "/c *(sec=sys,ro,sec=krb5p,rw,no_root_squash)\n"
+	    "/d -rw,sec=krb5 10.0.0.1(all_squash) 10.0.0.2(sec=sys:krb5,ro)\n"
+	    "/e *(rw,sec=krb5i,insecure,async,sec=sys:krb5i)\n");
+	const struct export_opts *o;
+
+	expect_ok(t);
+	if (t == NULL)
+		return;
+	/* No sec=: sys alone, with the list's flags. */
+	o = &t->exports[0].clients[0].opts;
+	CHECK(o->nsec == 1 && o->sec[0].flavor == EXP_SEC_SYS && !(o->sec[0].flags & EXP_RO));
+	CHECK(export_sec_find(o, EXP_SEC_KRB5) == NULL);
+	/* Order kept; every flavor takes the defaults. */
+	o = &t->exports[1].clients[0].opts;
+	CHECK(o->nsec == 4 && o->sec[0].flavor == EXP_SEC_KRB5P && o->sec[1].flavor == EXP_SEC_KRB5I &&
+	    o->sec[2].flavor == EXP_SEC_KRB5 && o->sec[3].flavor == EXP_SEC_SYS);
+	CHECK(export_sec_find(o, EXP_SEC_SYS) == &o->sec[3] &&
+	    o->sec[3].flags == (EXP_RO | EXP_ROOT_SQUASH | EXP_SECURE));
+	/* Options after a sec= are its flavors'; ro then rw is no contradiction across groups. */
+	o = &t->exports[2].clients[0].opts;
+	CHECK(o->nsec == 2 && o->sec[0].flavor == EXP_SEC_SYS && (o->sec[0].flags & EXP_RO) &&
+	    (o->sec[0].flags & EXP_ROOT_SQUASH));
+	CHECK(o->sec[1].flavor == EXP_SEC_KRB5P && !(o->sec[1].flags & EXP_RO) &&
+	    !(o->sec[1].flags & EXP_ROOT_SQUASH) && (o->sec[1].flags & EXP_SECURE));
+	/* The line's defaults carry sec=krb5; a client's options before its own sec= are everyone's. */
+	o = &t->exports[3].clients[0].opts;
+	CHECK(o->nsec == 1 && o->sec[0].flavor == EXP_SEC_KRB5 &&
+	    o->sec[0].flags == (EXP_ROOT_SQUASH | EXP_SECURE | EXP_ALL_SQUASH));
+	o = &t->exports[3].clients[1].opts;
+	/* sec=sys:krb5 names krb5 again (it keeps its place), so ro is both flavors'. */
+	CHECK(o->nsec == 2 && o->sec[0].flavor == EXP_SEC_KRB5 && (o->sec[0].flags & EXP_RO) &&
+	    o->sec[1].flavor == EXP_SEC_SYS && (o->sec[1].flags & EXP_RO) && !(o->flags & EXP_RO));
+	/* A flavor named twice keeps its place; async is the whole list's, not a flavor's. */
+	o = &t->exports[4].clients[0].opts;
+	CHECK(o->nsec == 2 && o->sec[0].flavor == EXP_SEC_KRB5I && o->sec[1].flavor == EXP_SEC_SYS);
+	CHECK(!(o->sec[0].flags & EXP_SECURE) && (o->sec[1].flags & EXP_SECURE) && (o->flags & EXP_ASYNC));
+	CHECK(strcmp(export_flavor_name(EXP_SEC_KRB5P), "krb5p") == 0);
+	exports_free(t);
+}
+
 static char *
 print_table(const struct export_table *t)
 {
@@ -621,7 +671,8 @@ test_print(void)
 	struct export_table *t = parse(
 	    "/srv/a 192.0.2.0/24(rw,fsid=1234,crossmnt)\n"
 	    "\"/srv/with space\" @ng(mp=/mnt/my\\040disk,nohide) (ro,all_squash,anonuid=7)\n"
-	    "/srv/r *.example.com(fsid=root,insecure,async,no_root_squash,mp)\n");
+	    "/srv/r *.example.com(fsid=root,insecure,async,no_root_squash,mp)\n"
+	    "/srv/k *(sec=sys,ro,sec=krb5p:krb5i,rw,no_root_squash)\n");
 	struct export_table *t2;
 	char expect[2048], *out, *out2;
 
@@ -635,8 +686,12 @@ test_print(void)
 	    "anongid=65534,fsid=%u,nohide,mountpoint=/mnt/my\\040disk)\n"
 	    "/srv/with\\040space\t*(ro,sync,secure,root_squash,all_squash,anonuid=7,anongid=65534,fsid=%u)\n"
 	    "/srv/r\t*.example.com(ro,async,insecure,no_root_squash,no_all_squash,anonuid=65534,"
-	    "anongid=65534,fsid=0,mountpoint)\n",
-	    (unsigned)t->exports[1].root.id, (unsigned)t->exports[1].root.id);
+	    "anongid=65534,fsid=0,mountpoint)\n"
+	    "/srv/k\t*(ro,sync,secure,root_squash,no_all_squash,anonuid=65534,anongid=65534,fsid=%u,"
+	    "sec=sys,ro,secure,root_squash,no_all_squash,sec=krb5p,rw,secure,no_root_squash,no_all_squash,"
+	    "sec=krb5i,rw,secure,no_root_squash,no_all_squash)\n",
+	    (unsigned)t->exports[1].root.id, (unsigned)t->exports[1].root.id,
+	    (unsigned)t->exports[3].root.id);
 	out = print_table(t);
 	CHECK(out && strcmp(out, expect) == 0);
 	if (out && strcmp(out, expect) != 0)
@@ -652,7 +707,8 @@ test_print(void)
 		out2 = t2 ? print_table(t2) : NULL;
 		CHECK(out2 && strncmp(out2, line, strlen(line)) == 0 && strcmp(out2 + strlen(line), "\n") == 0);
 		CHECK(t2 && t2->exports[0].root.id == (strncmp(line, "/srv/r", 6) == 0 ? 0 :
-		    strncmp(line, "/srv/a", 6) == 0 ? 1234 : t->exports[1].root.id));
+		    strncmp(line, "/srv/a", 6) == 0 ? 1234 :
+		    strncmp(line, "/srv/k", 6) == 0 ? t->exports[3].root.id : t->exports[1].root.id));
 		free(out2);
 		exports_free(t2);
 		*nl = '\n';
@@ -899,6 +955,7 @@ main(void)
 	test_option_errors();
 	test_host_errors();
 	test_escapes();
+	test_sec();
 	test_print();
 	test_exports_d();
 	test_built();
