@@ -312,6 +312,19 @@ reload_error(void *arg, const char *msg)
 		fprintf(arg, "%s\n", msg);
 }
 
+/* A reload that brings sec=krb5* exports with no usable keytab still goes ahead, said loudly. */
+static void
+warn_keytab(const struct export_table *t, FILE *errs)
+{
+	char why[600];
+
+	if (!exports_use_krb5(t) || gss_keytab_check(why, sizeof(why)) == 0)
+		return;
+	log_warnx("%s: Kerberos clients cannot mount the sec=krb5* exports", why);
+	if (errs)
+		fprintf(errs, "warning: %s: Kerberos clients cannot mount the sec=krb5* exports\n", why);
+}
+
 /*
  * The one reload: SIGHUP (main thread) and `usernfsctl reload` (control
  * thread) both come here, one at a time.  errs, when not NULL, receives
@@ -338,6 +351,7 @@ reload(const char *file, const char *why, FILE *errs)
 		if (errs)
 			fprintf(errs, "%s: %zu exports in force\n", file, t->n);
 		fhcheck_exports(t, reload_error, errs);
+		warn_keytab(t, errs);
 		exports_install(t);
 	}
 	notify("READY=1");
@@ -637,6 +651,8 @@ daemon_run(const struct daemon_opts *o)
 		startup_failed(err);
 	}
 	fhcheck_exports(t, log_export_error, NULL);
+	if (exports_use_krb5(t) && gss_keytab_check(err, sizeof(err)) < 0)
+		startup_failed(err);	/* sec=krb5* exports no Kerberos client could mount */
 	exports_install(t);
 	nofile = raise_fd_limit();
 	icache_init(icache_capacity(nofile));

@@ -55,6 +55,7 @@ enum stat_counter {
 	ST_REJ_STALE,
 	ST_REJ_ACCESS,
 	ST_REJ_SECURE_PORT,
+	ST_REJ_WRONGSEC,	/* a flavor the export's sec= does not list */
 	ST_REJ_AUTH,
 	ST_REJ_GARBAGE_ARGS,
 	ST_REJ_NO_PROGRAM,

@@ -15,6 +15,8 @@
  *   init                  RPCSEC_GSS_INIT (and CONTINUE_INIT) on NFSv3 NULL
  *   null                  DATA: NFSv3 NULL
  *   getattr FHHEX         DATA: NFSv3 GETATTR of a handle (status= type=)
+ *   create FHHEX NAME     DATA: NFSv3 CREATE (UNCHECKED, mode 0644) of NAME in
+ *                         that directory (status=, and uid= gid= of the file)
  *   replay                the last DATA call's bytes again
  *   forged                DATA with a handle nobody issued
  *   badmic                DATA whose header MIC is spoiled
@@ -60,7 +62,8 @@ usage(FILE *f)
 {
 	fprintf(f, "usage: gssprobe [-p SERVICE@HOST] [-t SECONDS] HOST PORT COMMAND... "
 	    "[++ COMMAND...]\n"
-	    "commands: svc none|integ|priv, init, null, getattr FHHEX, replay, forged, badmic,\n"
+	    "commands: svc none|integ|priv, init, null, getattr FHHEX, create FHHEX NAME, replay,\n"
+	    "          forged, badmic,\n"
 	    "          badbody, seq N, burst N, destroy\n");
 }
 
@@ -443,6 +446,48 @@ cmd_getattr(const char *hex)
 	free(fh);
 }
 
+/*
+ * NFSv3 CREATE, to see whom the server took the principal for: the new
+ * file's owner comes back in the post-operation attributes.
+ */
+static void
+cmd_create(const char *hex, const char *name)
+{
+	u_int fhlen;
+	char *fh = rr_parse_hex(hex, &fhlen);
+	struct rr_enc a = { 0 }, res = { 0 };
+	struct rr_dec d;
+	uint32_t status;
+
+	rr_enc_opaque(&a, fh, fhlen);
+	rr_enc_string(&a, name);
+	rr_enc_u32(&a, 0);		/* UNCHECKED */
+	rr_enc_u32(&a, 1);		/* set_mode */
+	rr_enc_u32(&a, 0644);
+	for (int i = 0; i < 5; i++)	/* uid, gid, size, atime, mtime: not set */
+		rr_enc_u32(&a, 0);
+	data_call(G_DATA, 8, a.buf, a.len, SP_NONE, &res);
+	if (res.len >= 4) {
+		rr_dec_init(&d, res.buf, res.len);
+		printf(" status=%u", (unsigned)(status = rr_dec_u32(&d)));
+		if (status == 0 && rr_dec_u32(&d)) {	/* post_op_fh3 */
+			u_int n;
+
+			(void)rr_dec_opaque(&d, &n, 64);
+			if (rr_dec_u32(&d)) {		/* post_op_attr: type, mode, nlink, uid, gid */
+				rr_dec_u32(&d);
+				rr_dec_u32(&d);
+				rr_dec_u32(&d);
+				printf(" uid=%u", (unsigned)rr_dec_u32(&d));
+				printf(" gid=%u", (unsigned)rr_dec_u32(&d));
+			}
+		}
+	}
+	free(a.buf);
+	free(res.buf);
+	free(fh);
+}
+
 /* The last DATA call's bytes again: the server must not answer (5.3.3.1). */
 static void
 cmd_replay(void)
@@ -545,6 +590,8 @@ run_command(char **av, int ac)
 		data_call(G_DATA, 0, NULL, 0, SP_NONE, NULL);
 	else if (strcmp(c, "getattr") == 0 && ac == 2)
 		cmd_getattr(av[1]);
+	else if (strcmp(c, "create") == 0 && ac == 3)
+		cmd_create(av[1], av[2]);
 	else if (strcmp(c, "burst") == 0 && ac == 2)
 		cmd_burst(av[1]);
 	else if (strcmp(c, "replay") == 0)

@@ -15,7 +15,17 @@
 #   - 120 calls in flight on one context (several workers on it at once);
 #   - the principal's mapping (the daemon's log): alice has no local
 #     user, daemon@ is the local user daemon, a host/ principal is a
-#     machine's and stays unmapped.
+#     machine's and stays unmapped;
+#   - the identity through the gate, seen as the owner of a file each
+#     creates: daemon@ acts as daemon, alice and host/ as the anonymous
+#     ids, root@ is squashed unless no_root_squash, all_squash squashes
+#     everyone;
+#   - sec= (exports(5)): MOUNT v3 lists the flavors in the export's order;
+#     a flavor the export does not list is refused (v3: ACCES; v4:
+#     WRONGSEC from the operation that uses the handle, RFC 8881
+#     2.6.3.1.1), SECINFO and SECINFO_NO_NAME say what to use; per-flavor
+#     options (sec=sys,ro,sec=krb5p,rw); a daemon with sec=krb5 exports
+#     and no usable keytab refuses to start, naming it.
 . "$(dirname "$0")/lib.sh"
 . "$TESTS_SRCDIR/krb5-realm.sh"
 
@@ -34,9 +44,15 @@ if [ ! -x "$GSSPROBE" ]; then
 fi
 
 krb5_realm_start "$WORKDIR/krb5"
-EXPORT=$WORKDIR/export
-mkdir -p "$EXPORT"
-start_daemon "$EXPORT 127.0.0.1(rw,insecure)" --keytab "$KRB5_KEYTAB" --debug
+EXPORT=$WORKDIR/export K5P=$WORKDIR/k5p MIX=$WORKDIR/mix NRS=$WORKDIR/nrs ALLSQ=$WORKDIR/allsq
+mkdir -p "$EXPORT" "$K5P" "$MIX" "$NRS" "$ALLSQ"
+chmod 1777 "$EXPORT" "$K5P" "$MIX" "$NRS" "$ALLSQ"
+start_daemon "$EXPORT 127.0.0.1(rw,insecure,sec=sys:krb5:krb5i:krb5p)
+$K5P 127.0.0.1(rw,insecure,sec=krb5p)
+$MIX 127.0.0.1(sec=sys,ro,sec=krb5p:krb5,rw,insecure)
+$NRS 127.0.0.1(rw,insecure,no_root_squash,sec=krb5)
+$ALLSQ 127.0.0.1(rw,insecure,all_squash,anonuid=4242,anongid=4343,sec=krb5i)" \
+	--keytab "$KRB5_KEYTAB" --debug
 
 ROOTFH=$(mnt_fh tcp "$EXPORT")
 [ -n "$ROOTFH" ] || fail "MNT of $EXPORT gave no handle"
@@ -145,6 +161,139 @@ else
 	not_ok "kinit -k host/localhost" "$(tail -5 "$KRB5_DIR/kinit.log")"
 fi
 
+# ---------------------------------------------------------------------------
+# 5. the identity through the gate: whom each principal's CREATE acts as
+
+K5P_FH=$(mnt_fh tcp "$K5P")
+MIX_FH=$(mnt_fh tcp "$MIX")
+NRS_FH=$(mnt_fh tcp "$NRS")
+ALLSQ_FH=$(mnt_fh tcp "$ALLSQ")
+
+# owner_is DESC FILE UID:GID: the file on the server belongs to them
+owner_is() {
+	local got
+	got=$(stat -c %u:%g "$2" 2>&1)
+	[ "$got" = "$3" ] && ok "$1" || not_ok "$1" "$2 is $got, not $3"
+}
+
+krb5_kinit alice "$KRB5_ALICE_PW" || fail "kinit alice"
+OUT=$(gss svc priv ++ create "$ROOTFH" by-alice)
+expect_line "alice (no local user): CREATE answered" create 'rpc=SUCCESS verf=ok status=0 uid=65534 gid=65534$'
+owner_is "alice's file belongs to the anonymous ids" "$EXPORT/by-alice" 65534:65534
+
+if getent passwd daemon >/dev/null && krb5_kinit daemon daemon-Secret-1; then
+	dmn=$(id -u daemon):$(id -g daemon)
+	OUT=$(gss svc integ ++ create "$ROOTFH" by-daemon ++ svc none ++ create "$K5P_FH" wrong-service \
+		++ svc priv ++ create "$K5P_FH" by-daemon ++ svc none ++ create "$MIX_FH" by-daemon \
+		++ svc integ ++ create "$MIX_FH" krb5i-not-listed ++ svc none ++ create "$ALLSQ_FH" krb5-not-listed \
+		++ svc integ ++ create "$ALLSQ_FH" by-daemon)
+	expect_line "daemon@ acts as the local user daemon" create "status=0 uid=${dmn%:*} gid=${dmn#*:}\$"
+	owner_is "daemon@'s file belongs to daemon" "$EXPORT/by-daemon" "$dmn"
+	expect_line "krb5 on a sec=krb5p export: ACCES" 'create#2' 'rpc=SUCCESS verf=ok status=13$'
+	expect_line "krb5p on a sec=krb5p export" 'create#3' "status=0 uid=${dmn%:*} "
+	owner_is "daemon@'s file in the krb5p export belongs to daemon" "$K5P/by-daemon" "$dmn"
+	expect_line "krb5 on sec=sys,ro,sec=krb5p:krb5,rw: krb5's rw" 'create#4' "status=0 uid=${dmn%:*} "
+	expect_line "krb5i on an export that lists krb5 and krb5p only: ACCES" 'create#5' 'status=13$'
+	expect_line "krb5 on a sec=krb5i export: ACCES" 'create#6' 'status=13$'
+	expect_line "all_squash under krb5i: the anonuid and anongid" 'create#7' 'status=0 uid=4242 gid=4343$'
+	owner_is "all_squash: the file belongs to anonuid:anongid" "$ALLSQ/by-daemon" 4242:4343
+else
+	not_ok "kinit daemon" "no local user daemon, or kinit failed"
+fi
+
+# root@REALM maps to the local root (krb5's default auth_to_local): squashed unless no_root_squash.
+krb5_addprinc root root-Secret-1
+if krb5_kinit root root-Secret-1; then
+	OUT=$(gss create "$ROOTFH" by-root ++ create "$NRS_FH" by-root)
+	expect_line "root@ on a root_squash export: the anonymous ids" create 'status=0 uid=65534 gid=65534$'
+	expect_line "root@ on a no_root_squash export: root" 'create#2' 'status=0 uid=0 gid=0$'
+	owner_is "no_root_squash: root@'s file belongs to root" "$NRS/by-root" 0:0
+else
+	not_ok "kinit root" "$(tail -3 "$KRB5_DIR/kinit.log" 2>/dev/null)"
+fi
+
+kinit -k -t "$KRB5_DIR/host.keytab" host/localhost >>"$KRB5_DIR/kinit.log" 2>&1
+OUT=$(gss create "$NRS_FH" by-host)
+expect_line "a machine principal is the anonymous ids, even with no_root_squash" create \
+	'status=0 uid=65534 gid=65534$'
+
+# ---------------------------------------------------------------------------
+# 6. sec= for AUTH_SYS clients: MOUNT's list, v3's ACCES, v4's WRONGSEC and SECINFO
+
+field_is() {
+	local got
+	got=$(field "$2" "$3")
+	[ "$got" = "$4" ] && ok "$1" || not_ok "$1" "$2=$got, not $4: $3"
+}
+field_is "MOUNT v3 lists sec=sys:krb5:krb5i:krb5p in that order" flavors \
+	"$(mnt_probe tcp mnt "$EXPORT")" 1,390003,390004,390005
+field_is "MOUNT v3 of a sec=krb5p export (AUTH_SYS may mount): krb5p" flavors "$(mnt_probe tcp mnt "$K5P")" 390005
+field_is "MOUNT v3 lists sec=sys,ro,sec=krb5p:krb5,rw in order" flavors "$(mnt_probe tcp mnt "$MIX")" 1,390005,390003
+
+call tcp getattr-hex "$K5P_FH"
+[ "$ST" = 13 ] && ok "AUTH_SYS GETATTR on a sec=krb5p export: ACCES" || not_ok "AUTH_SYS on krb5p: status $ST" "$OUT"
+call tcp getattr-hex "$MIX_FH"
+[ "$ST" = 0 ] && ok "AUTH_SYS GETATTR on sec=sys,...: allowed" || not_ok "AUTH_SYS on mix: status $ST" "$OUT"
+call tcp create "$MIX_FH" sys-ro unchecked 0644
+[ "$ST" = 30 ] && ok "AUTH_SYS CREATE where sys is ro: ROFS" || not_ok "sys ro CREATE: status $ST" "$OUT"
+n=$("$USERNFSCTL" -s "$CTL_SOCK" stats --json 2>&1 | grep -o '"rejected_wrong_flavor": *[0-9]*' | grep -o '[0-9]*$')
+[ "${n:-0}" -ge 3 ] && ok "statistics count the refused flavors ($n)" ||
+	not_ok "rejected_wrong_flavor is '$n'" "$("$USERNFSCTL" -s "$CTL_SOCK" stats --json 2>&1 | head -c 600)"
+
+NFS4PROBE=${NFS4PROBE:-$top_builddir/tests/nfs4probe}
+if [ -x "$NFS4PROBE" ]; then
+	# LOOKUPs from the pseudo root down to the directory that holds the exports
+	to_workdir=()
+	IFS=/ read -ra comps <<<"${WORKDIR#/}"
+	for c in "${comps[@]}"; do to_workdir+=("LOOKUP:$c"); done
+	OUT=$("$NFS4PROBE" 127.0.0.1 "$NFS_PORT" tcp exchange_id gss-sec ++ create_session \
+		++ sequence 0 next RECLAIM_COMPLETE \
+		++ sequence 0 next "PUTFH:$K5P_FH" GETATTR \
+		++ sequence 0 next "PUTFH:$K5P_FH" SECINFO_NO_NAME:current \
+		++ sequence 0 next "PUTFH:$K5P_FH" \
+		++ sequence 0 next "PUTFH:$K5P_FH" LOOKUP:nosuch \
+		++ sequence 0 next "PUTFH:$K5P_FH" SAVEFH "PUTFH:$ROOTFH" RESTOREFH GETATTR \
+		++ sequence 0 next "PUTFH:$K5P_FH" SAVEFH "PUTFH:$ROOTFH" GETATTR \
+		++ sequence 0 next "PUTFH:$MIX_FH" GETATTR \
+		++ sequence 0 next PUTROOTFH SECINFO_NO_NAME:current \
+		++ sequence 0 next PUTROOTFH "${to_workdir[@]}" SECINFO:k5p 2>&1)
+	v4_step() { printf '%s\n' "$OUT" | awk -v n="$1" '/^step=/ { s = ($1 == "step=" n); next } s'; }
+	v4_expect() {
+		v4_step "$2" | grep -Eq -- "$3" && ok "$1" || not_ok "$1" "step $2: $(v4_step "$2")"
+	}
+	v4_expect "v4 AUTH_SYS: PUTFH then GETATTR of a krb5p export: WRONGSEC from PUTFH" 4 \
+		'status=NFS4ERR_WRONGSEC .*op1=OP_PUTFH:NFS4ERR_WRONGSEC'
+	v4_expect "v4: PUTFH then SECINFO_NO_NAME: krb5p (no WRONGSEC before SECINFO)" 5 \
+		'status=NFS4_OK .*flavors=6:krb5p( |$)'
+	v4_expect "v4: PUTFH alone: no WRONGSEC (nothing uses the handle)" 6 'status=NFS4_OK '
+	v4_expect "v4: PUTFH then LOOKUP: LOOKUP answers WRONGSEC" 7 \
+		'op1=OP_PUTFH:NFS4_OK op2=OP_LOOKUP:NFS4ERR_WRONGSEC'
+	v4_expect "v4: RESTOREFH of a krb5p handle before GETATTR: WRONGSEC from RESTOREFH" 8 \
+		'op3=OP_PUTFH:NFS4_OK op4=OP_RESTOREFH:NFS4ERR_WRONGSEC'
+	v4_expect "v4: a put before SAVEFH is not checked; SAVEFH keeps the handle unchecked" 9 'status=NFS4_OK '
+	v4_expect "v4: AUTH_SYS on sec=sys,...: served" 10 'status=NFS4_OK '
+	v4_expect "v4: SECINFO_NO_NAME of the pseudo root: every flavor below, in order" 11 \
+		'flavors=1,6:krb5,6:krb5i,6:krb5p( |$)'
+	v4_expect "v4: SECINFO of the export's name: its sec=" 12 'status=NFS4_OK .*flavors=6:krb5p( |$)'
+fi
+
 check_daemon_alive "the GSS calls"
 stop_daemon
+
+# ---------------------------------------------------------------------------
+# 7. sec=krb5 with no usable keytab: the daemon refuses to start, naming it
+
+NOKEY=$WORKDIR/empty.keytab
+: >"$NOKEY"
+printf '%s\n' "$K5P 127.0.0.1(rw,insecure,sec=krb5p)" >"$EXPORTS_FILE"
+for kt in "$WORKDIR/missing.keytab" "$KRB5_DIR/host.keytab"; do
+	out=$(timeout 20 "$USERNFSD" --exports "$EXPORTS_FILE" --foreground --nfs-port "$NFS_PORT" \
+		--mount-port "$MOUNT_PORT" --state-dir "$STATE_DIR" --no-rpcbind --keytab "$kt" 2>&1)
+	rc=$?
+	if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q "keytab $kt"; then
+		ok "sec=krb5p with keytab $(basename "$kt"): refuses to start, naming it"
+	else
+		not_ok "sec=krb5p with keytab $kt: exit $rc" "$out"
+	fi
+done
 finish

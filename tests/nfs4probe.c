@@ -67,7 +67,7 @@
  *     (WRITE); writeverf= (COMMIT); attrsset= (SETATTR, whatever its
  *     status); cinfo_before= cinfo_after= cinfo_atomic= cinfo_changed=
  *     (CREATE with attrset=, REMOVE, LINK; RENAME's as src_cinfo_* and
- *     tgt_cinfo_*); flavors= (SECINFO, SECINFO_NO_NAME); test_codes=
+ *     tgt_cinfo_*); flavors= (SECINFO, SECINFO_NO_NAME: 1,6:krb5p,...); test_codes=
  *     (TEST_STATEID)
  *   readdir_all: name=NAME cookie=N lines, then readdir_calls= entries=
  *     distinct= eof= rd_status=
@@ -1186,9 +1186,21 @@ print_readdir(const READDIR4resok *ok)
 static void
 print_secinfo(const SECINFO4resok *ok)
 {
+	static const uint8_t krb5[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12, 0x01, 0x02, 0x02 };
+
 	printf(" flavors=");
-	for (u_int i = 0; i < ok->SECINFO4resok_len; i++)
-		printf("%s%u", i ? "," : "", ok->SECINFO4resok_val[i].flavor);
+	for (u_int i = 0; i < ok->SECINFO4resok_len; i++) {
+		const secinfo4 *s = &ok->SECINFO4resok_val[i];
+		const rpcsec_gss_info *g = &s->secinfo4_u.flavor_info;
+
+		printf("%s%u", i ? "," : "", s->flavor);
+		/* RPCSEC_GSS: krb5 (the OID checked), krb5i or krb5p by the service; the qop if any */
+		if (s->flavor == RPCSEC_GSS)
+			printf(":%s%s%s", g->oid.sec_oid4_len == sizeof(krb5) &&
+			    memcmp(g->oid.sec_oid4_val, krb5, sizeof(krb5)) == 0 ? "krb5" : "oid?",
+			    g->service == RPC_GSS_SVC_PRIVACY ? "p" : g->service == RPC_GSS_SVC_INTEGRITY ? "i" :
+			    g->service == RPC_GSS_SVC_NONE ? "" : "?", g->qop ? ":qop" : "");
+	}
 }
 
 /* The lock that refused LOCK or LOCKT: denied=OFFSET:LENGTH:TYPE:OWNER(hex) */

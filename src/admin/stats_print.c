@@ -99,6 +99,8 @@ static const struct counter_desc counters[ST_NCOUNTERS] = {
 	    "Calls refused, by reason." },
 	[ST_REJ_SECURE_PORT] = { "rejected_secure_port", "rejected_calls_total",
 	    "reason=\"secure_port\"", "Calls refused, by reason." },
+	[ST_REJ_WRONGSEC] = { "rejected_wrong_flavor", "rejected_calls_total",
+	    "reason=\"wrong_flavor\"", "Calls refused, by reason." },
 	[ST_REJ_AUTH] = { "rejected_auth", "rejected_calls_total", "reason=\"auth\"",
 	    "Calls refused, by reason." },
 	[ST_REJ_GARBAGE_ARGS] = { "rejected_garbage_args", "rejected_calls_total",

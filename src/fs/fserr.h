@@ -18,5 +18,7 @@
 #define EBADCOOKIE 10005
 /* READDIR: the reply the client allows cannot hold even one entry. */
 #define ETOOSMALL 10006
+/* The export does not admit the call's security flavor (its sec= list). */
+#define EWRONGSEC 10007
 
 #endif

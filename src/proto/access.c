@@ -16,6 +16,7 @@
 
 #include "access.h"
 #include "rpc/dispatch.h"
+#include "rpc/gss_proto.h"
 #include "errmap.h"
 #include "exports/exports.h"
 #include "exports/rmtab.h"
@@ -29,12 +30,74 @@
 
 _Static_assert(RPC_MAX_GIDS <= CREDS_MAX_GIDS, "an AUTH_SYS call's groups fit an eff_cred");
 
-/* The call's identity as the client's export entry has it squashed. */
+/* The sec= entry for sys when a list has none (a table built without the parser). */
+static const struct export_sec sys_alone = { EXP_SEC_SYS, 0 };
+
+/*
+ * The entry of the client's sec= list that admits this call's flavor:
+ * AUTH_SYS is sys, AUTH_NONE none or else sys (it can claim no more than
+ * sys), RPCSEC_GSS's services krb5, krb5i and krb5p. NULL when the list
+ * has no such flavor.
+ */
+static const struct export_sec *
+call_sec(const struct rpc_call *call, const struct export_opts *o)
+{
+	const struct rpc_cred *c = &call->cred;
+	const struct export_sec *s;
+
+	if (o->nsec == 0)
+		return c->flavor == AUTH_SYS || c->flavor == AUTH_NONE ? &sys_alone : NULL;
+	switch (c->flavor) {
+	case AUTH_NONE:
+		s = export_sec_find(o, EXP_SEC_NONE);
+		return s ? s : export_sec_find(o, EXP_SEC_SYS);
+	case AUTH_SYS:
+		return export_sec_find(o, EXP_SEC_SYS);
+	case RPCSEC_GSS_FLAVOR:
+		return export_sec_find(o, c->gss_svc == 3 ? EXP_SEC_KRB5P :
+		    c->gss_svc == 2 ? EXP_SEC_KRB5I : EXP_SEC_KRB5);
+	}
+	return NULL;
+}
+
+/*
+ * The options this call is served with: the list's, with ro/rw, the
+ * squashes and secure as its flavor's entry has them. A call admitted
+ * whatever its flavor (call->any_flavor) gets sys's, or the first
+ * flavor's when sys is not listed.
+ */
+static unsigned
+call_flags(const struct rpc_call *call, const struct export_opts *o)
+{
+	const struct export_sec *s = call_sec(call, o);
+
+	if (s == NULL)
+		s = export_sec_find(o, EXP_SEC_SYS);
+	if (s == NULL)
+		s = o->nsec ? &o->sec[0] : NULL;
+	if (s == NULL || s == &sys_alone)
+		return o->flags;
+	return (o->flags & ~EXP_SECINFO_FLAGS) | (s->flags & EXP_SECINFO_FLAGS);
+}
+
+/* A client whose uid the call carries: AUTH_SYS's claim, a Kerberos principal's local user. */
+static int
+has_ids(const struct rpc_cred *in)
+{
+	return in->flavor == AUTH_SYS ||
+	    (in->flavor == RPCSEC_GSS_FLAVOR && in->gss != NULL && in->gss->mapped);
+}
+
+/*
+ * The call's identity as the client's export entry has it squashed (flags
+ * from call_flags): AUTH_NONE, machine principals (host/, nfs/) and
+ * principals with no local user are the anonymous ids.
+ */
 static void
-squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *out)
+squash(const struct rpc_cred *in, unsigned flags, const struct export_opts *o, struct eff_cred *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (in->flavor != AUTH_SYS || (o->flags & EXP_ALL_SQUASH)) {
+	if (!has_ids(in) || (flags & EXP_ALL_SQUASH)) {
 		out->uid = o->anonuid;
 		out->gid = o->anongid;
 		return;
@@ -43,7 +106,7 @@ squash(const struct rpc_cred *in, const struct export_opts *o, struct eff_cred *
 	out->gid = in->gid;
 	for (unsigned i = 0; i < in->ngids && i < CREDS_MAX_GIDS; i++)
 		out->gids[out->ngids++] = in->gids[i];
-	if (o->flags & EXP_ROOT_SQUASH) {
+	if (flags & EXP_ROOT_SQUASH) {
 		if (out->uid == 0)
 			out->uid = o->anonuid;
 		if (out->gid == 0)
@@ -83,12 +146,20 @@ fs_export_access(struct rpc_call *call, const struct export *exp,
 {
 	static unsigned last_log;
 	const struct export_client *c = export_match(exp, (const struct sockaddr *)&call->req->peer);
+	unsigned flags;
 
 	if (c == NULL) {
 		STAT_INC(ST_REJ_ACCESS);
 		return EACCES;
 	}
-	if ((c->opts.flags & EXP_SECURE) && req_peer_port(call->req) >= IPPORT_RESERVED) {
+	if (call_sec(call, &c->opts) == NULL && !call->any_flavor) {
+		STAT_INC(ST_REJ_WRONGSEC);
+		return EWRONGSEC;
+	}
+	flags = call_flags(call, &c->opts);
+	/* A GSS call proves who sent it; its port says nothing more (knfsd does not ask either). */
+	if ((flags & EXP_SECURE) && call->cred.flavor != RPCSEC_GSS_FLAVOR &&
+	    req_peer_port(call->req) >= IPPORT_RESERVED) {
 		char peer[64];
 
 		STAT_INC(ST_REJ_SECURE_PORT);
@@ -117,13 +188,14 @@ admit(struct fs_ctx *ctx, struct rpc_call *call, const struct export *exp,
     const struct export_client *client)
 {
 	ctx->root = &exp->root;
+	unsigned flags = call_flags(call, &client->opts);
+
 	ctx->creds = call_creds(call);
-	ctx->flags = ((client->opts.flags & EXP_RO) ? FS_CTX_RO : 0) |
-	    ((client->opts.flags & EXP_ASYNC) ? FS_CTX_ASYNC : 0);
+	ctx->flags = ((flags & EXP_RO) ? FS_CTX_RO : 0) | ((flags & EXP_ASYNC) ? FS_CTX_ASYNC : 0);
 	ctx->call = call;
 	ctx->exp = exp;
 	ctx->client = client;
-	squash(&call->cred, &client->opts, &ctx->cred);
+	squash(&call->cred, flags, &client->opts, &ctx->cred);
 }
 
 /*
@@ -266,14 +338,38 @@ mount_path_submount(struct rpc_call *call, const struct export *exp, const char 
 	return NULL;
 }
 
+uint32_t
+fs_pseudoflavor(enum export_flavor f)
+{
+	static const uint32_t num[EXP_SEC_COUNT] = {
+		[EXP_SEC_SYS] = AUTH_SYS, [EXP_SEC_NONE] = AUTH_NONE,
+		[EXP_SEC_KRB5] = 390003, [EXP_SEC_KRB5I] = 390004, [EXP_SEC_KRB5P] = 390005,
+	};
+
+	return (unsigned)f < EXP_SEC_COUNT ? num[f] : AUTH_SYS;
+}
+
+void
+fs_client_flavors(const struct export_client *client, struct fs_flavors *out)
+{
+	const struct export_opts *o = &client->opts;
+
+	out->n = 0;
+	for (unsigned i = 0; i < o->nsec && i < EXP_SEC_COUNT; i++)
+		out->f[out->n++] = o->sec[i].flavor;
+	if (out->n == 0)
+		out->f[out->n++] = EXP_SEC_SYS;
+}
+
 int
-fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
+fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh, struct fs_flavors *fl)
 {
 	const struct export *exp;
 	const struct export_client *client;
 	const char *rest;
 	int err;
 
+	call->any_flavor = 1;
 	if (path[0] != '/')
 		return ENOENT;
 	exp = exports_find_path(call->exports, path, &rest);
@@ -293,6 +389,8 @@ fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh)
 		if (sub)
 			err = fs_root_lookup_path(&sub->root, rest, fh);
 	}
+	if (err == 0 && fl)
+		fs_client_flavors(client, fl);
 	return err == EXDEV ? EACCES : err;
 }
 
@@ -315,7 +413,7 @@ int
 fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN])
 {
 	struct fh fh;
-	int err = fs_mount_fh(call, path, &fh);
+	int err = fs_mount_fh(call, path, &fh, NULL);
 
 	if (err)
 		return err;
@@ -328,7 +426,7 @@ fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *p
 	const struct export *exp;
 	const char *rest;
 	struct fh fh;
-	int err = fs_mount_fh(call, path, &fh);
+	int err = fs_mount_fh(call, path, &fh, NULL);
 
 	if (err)
 		return err;
@@ -341,10 +439,11 @@ fs_mount_pathconf(struct rpc_call *call, const char *path, struct fs_pathconf *p
 }
 
 int
-fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen)
+fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen,
+    struct fs_flavors *fl)
 {
 	struct fh fh;
-	int err = fs_mount_fh(call, path, &fh);
+	int err = fs_mount_fh(call, path, &fh, fl);
 
 	if (err)
 		return err;

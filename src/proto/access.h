@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "fs/fsops.h"
+#include "exports/exports.h"
 
 struct rpc_call;
 struct export;
@@ -38,10 +39,27 @@ int fs_read_reply(struct rpc_call *call, struct fs_ctx *ctx, uint64_t off, size_
 int fs_export_access(struct rpc_call *call, const struct export *exp,
     const struct export_client **client);
 
-/* MOUNT: the handle for path, checking the client against the export. */
-int fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh);
+/*
+ * The security flavors a client may reach an object with, in the order
+ * its export entry's sec= prefers them: what MOUNT v3 and SECINFO list.
+ */
+struct fs_flavors {
+	unsigned n;
+	enum export_flavor f[EXP_SEC_COUNT];
+};
+void fs_client_flavors(const struct export_client *client, struct fs_flavors *out);
+/* A flavor's number in MOUNT v3's list: AUTH_SYS, AUTH_NONE, 390003-390005 for Kerberos (RFC 2623). */
+uint32_t fs_pseudoflavor(enum export_flavor f);
+
+/*
+ * MOUNT: the handle for path, checking the client against the export
+ * (not the call's flavor: MOUNT is AUTH_SYS even for Kerberos mounts),
+ * and the flavors the client may then use (fl may be NULL).
+ */
+int fs_mount_fh(struct rpc_call *call, const char *path, struct fh *fh, struct fs_flavors *fl);
 /* The same, encoded as a v3 handle (*fhlen: room in, length out)... */
-int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen);
+int fs_mount(struct rpc_call *call, const char *path, uint8_t *fhbuf, size_t *fhlen,
+    struct fs_flavors *fl);
 /* ... or as a 32-byte v2 handle (ENOFH2 when the object has none). */
 int fs_mount_v2(struct rpc_call *call, const char *path, uint8_t fhbuf[FH2_LEN]);
 /* MOUNT v2 PATHCONF: path's limits, after the same checks as a mount. */

@@ -13,6 +13,7 @@
 
 #include "exports/exports.h"
 #include "fs/fsops.h"
+#include "access.h"
 #include "access_pseudo.h"
 #include "rpc/dispatch.h"
 #include "fs/fserr.h"
@@ -114,6 +115,33 @@ is_node(struct rpc_call *call, const char *path)
 		if (visible(call, &t->exports[i]) && below(path, t->exports[i].path) >= 0)
 			return 1;
 	return 0;
+}
+
+void
+n4_pseudo_flavors(struct rpc_call *call, const struct n4_pseudo *node, struct fs_flavors *fl)
+{
+	const struct sockaddr *peer = (const struct sockaddr *)&call->req->peer;
+	const struct export_table *t = call->exports;
+
+	fl->n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct export_client *c = export_match(&t->exports[i], peer);
+		struct fs_flavors mine;
+
+		if (c == NULL || t->exports[i].parent || below(node->path, t->exports[i].path) < 0)
+			continue;
+		fs_client_flavors(c, &mine);
+		for (unsigned k = 0; k < mine.n; k++) {
+			unsigned j = 0;
+
+			while (j < fl->n && fl->f[j] != mine.f[k])
+				j++;
+			if (j == fl->n && fl->n < EXP_SEC_COUNT)
+				fl->f[fl->n++] = mine.f[k];
+		}
+	}
+	if (fl->n == 0)
+		fl->f[fl->n++] = EXP_SEC_SYS;
 }
 
 int

@@ -58,6 +58,14 @@ int n4_pseudo_above(struct rpc_call *call, const struct fs_ctx *root, struct n4_
 uint64_t n4_pseudo_mounted_on(const struct fs_ctx *ctx, uint64_t fileid);
 /* The fileid of the pseudo directory at path. */
 uint64_t n4_pseudo_path_id(const char *path);
+/*
+ * SECINFO of a pseudo directory, which any flavor may read: every flavor
+ * the exports below node list for this client, in the order first seen
+ * (the client then meets each export's own list at its root); sys when
+ * there are none.
+ */
+struct fs_flavors;
+void n4_pseudo_flavors(struct rpc_call *call, const struct n4_pseudo *node, struct fs_flavors *fl);
 
 /*
  * READDIR: fn for each entry after cookie, in a stable order (cookies are

@@ -52,20 +52,23 @@ mnt3_mnt(struct rpc_call *call, void *argp, void *resp)
 	dirpath *path = argp;
 	mountres3 *r = resp;
 	uint8_t *fh = call_alloc(call, FH3_MAXLEN);
-	int *flavors = call_alloc(call, sizeof(int));
+	int *flavors = call_alloc(call, EXP_SEC_COUNT * sizeof(int));
 	size_t fhlen = FH3_MAXLEN;
+	struct fs_flavors fl;
 	int err;
 
-	err = (fh && flavors) ? fs_mount(call, *path, fh, &fhlen) : ENOMEM;
+	err = (fh && flavors) ? fs_mount(call, *path, fh, &fhlen, &fl) : ENOMEM;
 	r->fhs_status = (mountstat3)errno_to_mnt3(err);
 	mount_record(call, *path, err);
 	if (err)
 		return;
-	flavors[0] = AUTH_SYS;
+	/* The export's sec= in its order: the client picks the first it can use (RFC 2623 2.7). */
+	for (unsigned i = 0; i < fl.n; i++)
+		flavors[i] = (int)fs_pseudoflavor(fl.f[i]);
 	r->mountres3_u.mountinfo.fhandle.fhandle3_val = (char *)fh;
 	r->mountres3_u.mountinfo.fhandle.fhandle3_len = (u_int)fhlen;
 	r->mountres3_u.mountinfo.auth_flavors.auth_flavors_val = flavors;
-	r->mountres3_u.mountinfo.auth_flavors.auth_flavors_len = 1;
+	r->mountres3_u.mountinfo.auth_flavors.auth_flavors_len = fl.n;
 }
 
 /* MOUNT v1/v2: the same checks, answered with a 32-byte NFSv2 handle. */

@@ -179,6 +179,28 @@ count_op(uint32_t op, nfsstat4 st, uint64_t t0)
 #endif
 }
 
+/*
+ * Does the gate admit any flavor for operation a (RFC 8881 2.6.3.1.1)?
+ * SECINFO and SECINFO_NO_NAME always; a put-filehandle operation when
+ * the next operation checks later, or when none follows (knfsd does not
+ * refuse a handle nothing uses); every other operation checks the
+ * handles it uses.
+ */
+static int
+any_flavor(const struct n4_compound *c, const nfs_argop4 *a)
+{
+	uint32_t next;
+
+	if (n4_ops[a->argop].flags & OP4_SEC_ANY)
+		return 1;
+	if (!(n4_ops[a->argop].flags & OP4_PUTFH))
+		return 0;
+	if (c->index + 1 >= c->ndecoded)
+		return 1;
+	next = a[1].argop;
+	return next <= N4_OP_LAST && (n4_ops[next].flags & OP4_SEC_LATER);
+}
+
 /* Runs operation i: its result in r, its status returned. */
 static nfsstat4
 run_op(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
@@ -193,8 +215,10 @@ run_op(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		r->resop = OP_ILLEGAL;
 	else if (st == NFS4_OK && n4_ops[op].fn == NULL)
 		st = NFS4ERR_NOTSUPP;
-	else if (st == NFS4_OK)
+	else if (st == NFS4_OK) {
+		c->call->any_flavor = any_flavor(c, a);
 		st = n4_ops[op].fn(c, a, r);
+	}
 	*n4_res_status(r) = st;
 	count_op(op, st, t0);
 	log_debug("xid %08x NFSv4 %s: %u", c->call->xid, n4_ops[op].name, (unsigned)st);
@@ -280,6 +304,7 @@ nfs4_compound(struct rpc_call *call, void *argp, void *resp)
 	c.call = call;
 	c.minor = a->a.minorversion;
 	c.nops = a->a.argarray.argarray_len;
+	c.ndecoded = a->ndecoded;
 	if (c.nops == 0)
 		return;
 	res = call_alloc(call, c.nops * sizeof(*res));

@@ -209,9 +209,18 @@ n4_op_savefh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 nfsstat4
 n4_op_restorefh(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
+	struct n4_obj o;
+	nfsstat4 st;
+
 	(void)a; (void)r;
 	if (c->saved.len == 0)
 		return NFS4ERR_NOFILEHANDLE;
+	/* A put: WRONGSEC here when the next operation uses the handle as it is. */
+	if (!c->call->any_flavor) {
+		if ((st = n4_obj_begin(c, &c->saved, &o)) != NFS4_OK)
+			return st;
+		n4_obj_end(&o);
+	}
 	c->cur = c->saved;
 	/* The current stateid goes with the filehandle it was saved with (18.28.3). */
 	c->cur_sid = c->saved_sid;

@@ -36,6 +36,7 @@ struct n4_compound {
 	uint32_t minor;
 	unsigned nops;			/* operations in the compound */
 	unsigned index;			/* of the one running */
+	unsigned ndecoded;		/* operations that decoded */
 	int in_session;			/* SEQUENCE came first and took a slot */
 	uint64_t clientid;		/* the session's client */
 	int cachethis;			/* its sa_cachethis */
@@ -53,6 +54,16 @@ typedef nfsstat4 (*n4_op_fn)(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r
 #define OP4_V40_ONLY	0x2	/* NFSv4.0 only: NOTSUPP in 4.1 and later (RFC 8881 18) */
 #define OP4_MINOR2	0x4	/* new in 4.2 (RFC 7862, 8276): OP_ILLEGAL in 4.1 */
 #define OP4_ALONE	0x8	/* must be the only operation, even after SEQUENCE */
+/*
+ * Security flavors (RFC 8881 2.6.3.1.1): a put-filehandle operation
+ * answers WRONGSEC for its handle only when the next operation uses it as
+ * it is; the next one may instead check what it reaches (LOOKUP, LOOKUPP,
+ * OPEN), keep it for later (SAVEFH, another put) or ask about it (SECINFO,
+ * SECINFO_NO_NAME, which admit any flavor).
+ */
+#define OP4_PUTFH	0x10	/* PUTFH, PUTROOTFH, PUTPUBFH, RESTOREFH */
+#define OP4_SEC_LATER	0x20	/* after a put, the put does not check the flavor */
+#define OP4_SEC_ANY	0x40	/* admits any flavor itself */
 
 struct n4_op {
 	const char *name;

@@ -137,6 +137,8 @@ begin(struct rpc_call *call, const nlm4_lock *l, struct fs_ctx *ctx, struct lk_r
 	r->len = l->l_len;
 	r->fh = l->fh.n_bytes;
 	r->fhlen = l->fh.n_len;
+	/* Clients lock with AUTH_SYS under Kerberos mounts too (knfsd's NFSD_MAY_LOCK). */
+	call->any_flavor = 1;
 	err = fs_begin(call, l->fh.n_bytes, l->fh.n_len, ctx);
 	if (err == 0)
 		err = fs_lock_access(ctx, take);

@@ -583,6 +583,7 @@ route_gss(struct worker *w, struct rpc_req *req, XDR *x, const struct rpc_msg *m
 	id = gss_call_identity(gc);
 	call->cred.flavor = RPCSEC_GSS_FLAVOR;
 	call->cred.gss = id;
+	call->cred.gss_svc = gc->svc;
 	if (id->mapped) {
 		call->cred.uid = id->uid;
 		call->cred.gid = id->gid;

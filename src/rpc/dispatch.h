@@ -32,6 +32,7 @@ struct rpc_cred {
 	unsigned ngids;
 	uint32_t gids[RPC_MAX_GIDS];
 	const struct gss_identity *gss;	/* RPCSEC_GSS: who, for the life of the call */
+	uint32_t gss_svc;		/* RPCSEC_GSS: 1 none, 2 integrity, 3 privacy (RFC 2203) */
 };
 
 struct worker;
@@ -43,6 +44,12 @@ struct rpc_call {
 	struct rpc_cred cred;
 	struct export_table *exports;	/* held for the life of the call */
 	int drop_reply;			/* a handler may decide not to answer */
+	/*
+	 * The gate admits any flavor, whatever the export's sec= says: MOUNT
+	 * and NLM stay AUTH_SYS under Kerberos mounts (as with knfsd), and
+	 * NFSv4 defers the check for some operations (RFC 8881 2.6.3.1.1).
+	 */
+	int any_flavor;
 };
 
 typedef void (*rpc_handler)(struct rpc_call *call, void *args, void *res);

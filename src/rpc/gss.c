@@ -31,13 +31,6 @@
 
 static pthread_mutex_t cred_lock = PTHREAD_MUTEX_INITIALIZER;
 static gss_cred_id_t acceptor = GSS_C_NO_CREDENTIAL;
-static const char *keytab_path;
-
-void
-gss_set_keytab(const char *path)
-{
-	keytab_path = path;
-}
 
 static void
 log_gss_status(const char *what, OM_uint32 major, OM_uint32 minor)
@@ -69,6 +62,8 @@ acceptor_cred(gss_cred_id_t *out, OM_uint32 *minor)
 {
 	OM_uint32 major = GSS_S_COMPLETE;
 	gss_OID_set_desc mechs = { 1, (gss_OID)gss_mech_krb5 };
+
+	const char *keytab_path = gss_keytab_path();
 
 	pthread_mutex_lock(&cred_lock);
 	if (acceptor == GSS_C_NO_CREDENTIAL) {

@@ -99,5 +99,11 @@ void gss_call_end(struct gss_call *gc);
  * /etc/krb5.keytab). Set once before the workers start (--keytab).
  */
 void gss_set_keytab(const char *path);
+const char *gss_keytab_path(void);
+/*
+ * Can Kerberos clients make contexts with us: is the keytab readable,
+ * with an nfs/ key? 0, or -1 with the reason in err (gss_keytab.c).
+ */
+int gss_keytab_check(char *err, size_t errlen);
 
 #endif
