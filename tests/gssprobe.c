@@ -17,6 +17,10 @@
  *   getattr FHHEX         DATA: NFSv3 GETATTR of a handle (status= type=)
  *   create FHHEX NAME     DATA: NFSv3 CREATE (UNCHECKED, mode 0644) of NAME in
  *                         that directory (status=, and uid= gid= of the file)
+ *   remove FHHEX NAME     DATA: NFSv3 REMOVE (status=)
+ *   retry                 the next DATA call is a retransmission of the last:
+ *                         its XID again, with a new sequence number (a new
+ *                         MIC and wrapping), as a client resends (5.3.3.1)
  *   replay                the last DATA call's bytes again
  *   forged                DATA with a handle nobody issued
  *   badmic                DATA whose header MIC is spoiled
@@ -54,6 +58,7 @@ static struct {
 	uint8_t *last;
 	size_t lastlen;
 	uint32_t lastseq;
+	int retry;		/* the next DATA call reuses the last XID */
 } g = { .target = "nfs@localhost", .fd = -1, .ctx = GSS_C_NO_CONTEXT, .seq = 1,
 	.svc = SVC_NONE, .xid = 0x6a000000 };
 
@@ -63,7 +68,7 @@ usage(FILE *f)
 	fprintf(f, "usage: gssprobe [-p SERVICE@HOST] [-t SECONDS] HOST PORT COMMAND... "
 	    "[++ COMMAND...]\n"
 	    "commands: svc none|integ|priv, init, null, getattr FHHEX, create FHHEX NAME, replay,\n"
-	    "          forged, badmic,\n"
+	    "          remove FHHEX NAME, retry, forged, badmic,\n"
 	    "          badbody, seq N, burst N, destroy\n");
 }
 
@@ -398,10 +403,11 @@ data_call(uint32_t gproc, uint32_t proc, const void *args, size_t n, enum spoil 
     struct rr_enc *results)
 {
 	struct rr_enc e = { 0 };
-	uint32_t xid = ++g.xid, seq = g.seq++;
+	uint32_t xid = g.retry ? g.xid : ++g.xid, seq = g.seq++;
 	uint8_t fake[16];
 	struct reply r;
 
+	g.retry = 0;
 	if (sp == SP_HANDLE)
 		memset(fake, 0xee, sizeof(fake));
 	enc_header(&e, xid, proc, gproc, seq, g.svc, sp == SP_HANDLE ? fake : g.handle,
@@ -482,6 +488,27 @@ cmd_create(const char *hex, const char *name)
 				printf(" gid=%u", (unsigned)rr_dec_u32(&d));
 			}
 		}
+	}
+	free(a.buf);
+	free(res.buf);
+	free(fh);
+}
+
+/* NFSv3 REMOVE: a retransmission answered from the DRC says 0 again, a rerun NOENT. */
+static void
+cmd_remove(const char *hex, const char *name)
+{
+	u_int fhlen;
+	char *fh = rr_parse_hex(hex, &fhlen);
+	struct rr_enc a = { 0 }, res = { 0 };
+	struct rr_dec d;
+
+	rr_enc_opaque(&a, fh, fhlen);
+	rr_enc_string(&a, name);
+	data_call(G_DATA, 12, a.buf, a.len, SP_NONE, &res);
+	if (res.len >= 4) {
+		rr_dec_init(&d, res.buf, res.len);
+		printf(" status=%u", (unsigned)rr_dec_u32(&d));
 	}
 	free(a.buf);
 	free(res.buf);
@@ -582,6 +609,11 @@ run_command(char **av, int ac)
 		printf("seq=%u\n", (unsigned)g.seq);
 		return 0;
 	}
+	if (strcmp(c, "retry") == 0) {
+		g.retry = 1;
+		printf("xid=%#x\n", (unsigned)g.xid);
+		return 0;
+	}
 	if (strcmp(c, "init") == 0) {
 		init_context();
 		return 0;
@@ -592,6 +624,8 @@ run_command(char **av, int ac)
 		cmd_getattr(av[1]);
 	else if (strcmp(c, "create") == 0 && ac == 3)
 		cmd_create(av[1], av[2]);
+	else if (strcmp(c, "remove") == 0 && ac == 3)
+		cmd_remove(av[1], av[2]);
 	else if (strcmp(c, "burst") == 0 && ac == 2)
 		cmd_burst(av[1]);
 	else if (strcmp(c, "replay") == 0)

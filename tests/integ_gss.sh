@@ -218,6 +218,22 @@ expect_line "a machine principal is the anonymous ids, even with no_root_squash"
 	'status=0 uid=65534 gid=65534$'
 
 # ---------------------------------------------------------------------------
+# 5b. the duplicate request cache under RPCSEC_GSS: a retransmission (same
+# XID, new sequence number) of a REMOVE is answered from the cache, its
+# reply verified and unwrapped for the new number; a rerun would say NOENT
+
+for svc in none integ priv; do
+	: >"$EXPORT/drc-$svc"
+	chown 65534:65534 "$EXPORT/drc-$svc"	# host/ (the ticket now) acts as the anonymous ids
+	OUT=$(gss svc $svc ++ remove "$ROOTFH" "drc-$svc" ++ retry ++ remove "$ROOTFH" "drc-$svc" \
+		++ remove "$ROOTFH" "drc-$svc")
+	expect_line "$svc: REMOVE" remove 'rpc=SUCCESS verf=ok status=0$'
+	expect_line "$svc: its retransmission, new sequence number: the cached result, wrapped anew" \
+		'remove#2' 'rpc=SUCCESS verf=ok status=0$'
+	expect_line "$svc: a new REMOVE of the same name (new XID): NOENT" 'remove#3' 'rpc=SUCCESS verf=ok status=2$'
+done
+
+# ---------------------------------------------------------------------------
 # 6. sec= for AUTH_SYS clients: MOUNT's list, v3's ACCES, v4's WRONGSEC and SECINFO
 
 field_is() {

@@ -22,6 +22,8 @@
 #define MAX_VERSIONS 4		/* per program */
 #define ARGS_MAX 512		/* largest rpcgen argument struct, checked at registration */
 #define ARENA_CHUNK (256u << 10)
+/* The largest plain result an RPCSEC_GSS call leaves in the DRC (results of PROC_DRC calls are small). */
+#define DRC_GSS_BODY_MAX 65536
 
 _Static_assert(RG_MAX_GIDS == RPC_MAX_GIDS, "a principal's groups fit an rpc_cred");
 
@@ -96,6 +98,7 @@ worker_free(struct worker *w)
 	readpipe_discard(&w->pipe);
 	free(w->databuf);
 	free(w->gss_body);
+	free(w->drc_body);
 	free(w->reply);
 	free(w);
 }
@@ -405,6 +408,35 @@ dispatch_is_bulk(const struct rpc_req *req)
 	return (v->procs[proc].flags & PROC_BULK) != 0;
 }
 
+/* The plain encoding of a result, into w->drc_body, for the DRC to keep (RPCSEC_GSS). */
+static void
+capture_result(struct worker *w, const struct rpc_proc *proc, void *res)
+{
+	XDR x;
+
+	w->capture_len = 0;
+	if (w->drc_body == NULL && (w->drc_body = malloc(DRC_GSS_BODY_MAX)) == NULL)
+		return;
+	xdrmem_create(&x, (char *)w->drc_body, DRC_GSS_BODY_MAX, XDR_ENCODE);
+	if (proc->xdr_res(&x, res))
+		w->capture_len = xdr_getpos(&x);
+	xdr_destroy(&x);
+}
+
+/* A captured result as it was encoded: what a retransmission's reply carries. */
+struct plain_body {
+	const uint8_t *p;
+	size_t len;
+};
+
+static bool_t
+xdr_plain_body(XDR *x, void *arg)
+{
+	const struct plain_body *b = arg;
+
+	return XDR_PUTBYTES(x, (const char *)b->p, (u_int)b->len);
+}
+
 static size_t
 run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
     const struct rpc_proc *proc)
@@ -429,6 +461,8 @@ run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *ca
 	if (hold_release)
 		hold_release(call->exports);
 	call->exports = NULL;
+	if (!call->drop_reply && w->capture)
+		capture_result(w, proc, res);
 	if (!call->drop_reply)
 		len = reply_accepted(w, req, call->xid, SUCCESS, proc->xdr_res, res);
 	xdr_free(proc->xdr_args, (char *)&args);
@@ -440,25 +474,71 @@ run_procedure(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *ca
  * retransmission gets the original reply, a copy of a call still running
  * is dropped.
  */
+/*
+ * RPCSEC_GSS through the cache: a retransmission carries a new sequence
+ * number (RFC 2203 5.3.3.1), so the cached reply of the first would not
+ * verify. The cache keeps the plain result instead (keyed also by the
+ * context), and the retry's reply gets its own verifier, its body signed
+ * or sealed anew for its sequence number.
+ */
+static void
+run_once_gss(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
+    const struct rpc_proc *proc, struct drc_key *key)
+{
+	struct plain_body body;
+	size_t len;
+
+	key->ctx = gss_call_ctx_tag(w->gss);
+	if (w->drc_body == NULL && (w->drc_body = malloc(DRC_GSS_BODY_MAX)) == NULL) {
+		run_procedure(w, req, x, call, proc);
+		return;
+	}
+	switch (drc_begin(key, w->drc_body, DRC_GSS_BODY_MAX, &len)) {
+	case DRC_REPLAY:
+		log_debug("xid %08x: retransmission answered from the cache, wrapped anew", call->xid);
+		STAT_INC(ST_DRC_HITS);
+		body.p = w->drc_body;
+		body.len = len;
+		reply_accepted(w, req, call->xid, SUCCESS, XDRPROC(xdr_plain_body), &body);
+		return;
+	case DRC_IN_PROGRESS:
+		STAT_INC(ST_DRC_IN_PROGRESS);
+		return;
+	case DRC_NEW:
+		STAT_INC(ST_DRC_MISSES);
+		break;
+	}
+	w->hold_reply = 1;
+	w->capture = 1;
+	len = run_procedure(w, req, x, call, proc);
+	w->hold_reply = 0;
+	w->capture = 0;
+	if (len && w->capture_len)
+		drc_done(key, w->drc_body, w->capture_len);
+	else
+		drc_forget(key);
+	if (len)
+		transport_reply(req, w->reply + REPLY_HEADROOM, len);
+}
+
 static void
 run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
-    const struct rpc_proc *proc)
+    const struct rpc_proc *proc, const uint8_t *args, size_t argslen)
 {
 	struct drc_key key;
-	size_t pos = xdr_getpos(x), len;
+	size_t len;
 	uint8_t *msg = w->reply + REPLY_HEADROOM;
 
-	/*
-	 * RPCSEC_GSS replies stay out of the cache: a copy would carry the
-	 * verifier of the first call's sequence number, which the client's
-	 * retransmission (a new one, RFC 2203 5.3.3.1) does not match.
-	 */
-	if (!(proc->flags & PROC_DRC) || w->gss) {
+	if (!(proc->flags & PROC_DRC)) {
 		run_procedure(w, req, x, call, proc);
 		return;
 	}
 	drc_key_init(&key, call->xid, call->prog, call->vers, call->proc, req->proto, &req->peer,
-	    req->buf + pos, req->len - pos);
+	    args, argslen);
+	if (w->gss) {
+		run_once_gss(w, req, x, call, proc, &key);
+		return;
+	}
 	switch (drc_begin(&key, msg, REPLY_BUF_LEN, &len)) {
 	case DRC_REPLAY:
 		log_debug("xid %08x: retransmission answered from the cache", call->xid);
@@ -619,7 +699,12 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	}
 	log_debug("xid %08x %s v%u %s", call.xid, prog->name, call.vers,
 	    vers->procs[call.proc].name);
-	run_once(w, req, use_ax ? &ax : &x, &call, &vers->procs[call.proc]);
+	/* The arguments as the procedure reads them (unwrapped), for the DRC's key. */
+	if (use_ax)
+		run_once(w, req, &ax, &call, &vers->procs[call.proc], gc.args, gc.argslen);
+	else
+		run_once(w, req, &x, &call, &vers->procs[call.proc], req->buf + xdr_getpos(&x),
+		    req->len - xdr_getpos(&x));
 	if (use_ax)
 		xdr_destroy(&ax);
 out:

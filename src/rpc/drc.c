@@ -41,7 +41,7 @@ same_key(const struct drc_key *a, const struct drc_key *b)
 {
 	return a->xid == b->xid && a->proc == b->proc && a->prog == b->prog &&
 	    a->vers == b->vers && a->proto == b->proto && a->csum == b->csum &&
-	    sockaddr_same(&a->addr, &b->addr);
+	    a->ctx == b->ctx && sockaddr_same(&a->addr, &b->addr);
 }
 
 void

@@ -17,7 +17,13 @@ struct drc_key {
 	uint32_t xid, prog, vers, proc;
 	int proto;
 	struct sockaddr_storage addr;	/* address and port */
-	uint64_t csum;			/* of the arguments */
+	uint64_t csum;			/* of the arguments (unwrapped, for RPCSEC_GSS) */
+	/*
+	 * RPCSEC_GSS: the context (gss_call_ctx_tag), 0 for other flavors. A
+	 * retransmission keeps its context and XID but not its sequence
+	 * number, so what is cached for it is the plain result, wrapped anew.
+	 */
+	uint64_t ctx;
 };
 
 enum drc_state {

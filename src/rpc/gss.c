@@ -351,6 +351,16 @@ gss_call_identity(const struct gss_call *gc)
 	return &gc->ctx->id;
 }
 
+uint64_t
+gss_call_ctx_tag(const struct gss_call *gc)
+{
+	uint64_t tag = 0;
+
+	/* The handle is random (getrandom): its first bytes name the context well enough. */
+	memcpy(&tag, gc->ctx->handle, sizeof(tag) < RG_HANDLE_LEN ? sizeof(tag) : RG_HANDLE_LEN);
+	return tag;
+}
+
 int
 gss_call_wraps(const struct gss_call *gc)
 {

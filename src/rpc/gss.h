@@ -75,6 +75,8 @@ enum gss_verdict gss_call_accept(struct gss_call *gc, const struct gss_msg *m);
 int gss_cred_creates(const struct opaque_auth *cred);
 /* The identity behind a call that gss_call_accept let run. */
 const struct gss_identity *gss_call_identity(const struct gss_call *gc);
+/* A DATA call's context, for the duplicate request cache's key. */
+uint64_t gss_call_ctx_tag(const struct gss_call *gc);
 /* The XDR of GSS_REPLY's result: rpc_gss_init_res, or nothing for DESTROY. */
 bool_t gss_xdr_control(XDR *x, void *gc);
 /*

@@ -37,6 +37,14 @@ struct worker {
 	struct readpipe pipe;	/* READ data spliced from the file, for the gap */
 	struct gss_call *gss;	/* the call's RPCSEC_GSS side, NULL for other flavors */
 	uint8_t *gss_body;	/* REPLY_BUF_LEN: a wrapped reply's plain body (gss.c) */
+	/*
+	 * RPCSEC_GSS through the DRC: the plain result (DRC_GSS_BODY_MAX),
+	 * captured by run_procedure when capture_len is set, replayed from
+	 * there. 0 in capture_len after the call: nothing captured.
+	 */
+	uint8_t *drc_body;
+	int capture;
+	size_t capture_len;
 	/* The call being served, for statistics (see count_call). */
 	unsigned st_flags;	/* its procedure's PROC_STATUS* flags */
 	size_t st_out;		/* bytes of the reply sent, 0 if none */
