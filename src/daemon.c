@@ -375,6 +375,7 @@ read_gauges(struct stats_gauges *g)
 	g->drc_entries = entries;
 	g->icache_entries = icache_entries();
 	g->clients = clients_count();
+	g->gss_contexts = gss_contexts();
 	if (with_nlm) {
 		struct lk_stats lk;
 
@@ -738,6 +739,8 @@ daemon_run(const struct daemon_opts *o)
 			n4_clients_tick();
 			end_grace_early();
 			memtrim_tick(workq_pushed());
+			if (now % 60 == 0)
+				gss_sweep();	/* a walk of up to 4096 contexts: once a minute */
 		}
 	}
 

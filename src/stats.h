@@ -50,6 +50,22 @@ enum stat_counter {
 	ST_COMMITS,		/* fsyncs for stability: COMMIT, stable WRITEs, sync exports */
 	ST_READ_BYTES,		/* file data read for clients */
 	ST_WRITE_BYTES,		/* file data written for clients */
+	ST_CALLS_AUTH_NONE,	/* calls run, by security flavor ... */
+	ST_CALLS_AUTH_SYS,
+	ST_CALLS_KRB5,		/* ... RPCSEC_GSS by service */
+	ST_CALLS_KRB5I,
+	ST_CALLS_KRB5P,
+	ST_GSS_CTX_CREATED,	/* RPCSEC_GSS contexts established */
+	ST_GSS_CTX_DESTROYED,	/* ... ended by the client (DESTROY) */
+	ST_GSS_CTX_EXPIRED,	/* ... dropped at the ticket's end (half-built: after 60 s) */
+	ST_GSS_CTX_EVICTED,	/* ... dropped to make room (the table's caps) */
+	ST_GSS_ERR_ACCEPT,	/* RPCSEC_GSS failures, by reason: context creation refused */
+	ST_GSS_ERR_CREDPROBLEM,	/* an unknown, half-built or expired handle */
+	ST_GSS_ERR_BADMIC,	/* a header MIC that does not verify */
+	ST_GSS_ERR_CTXPROBLEM,	/* a sequence number of 2^31 or more */
+	ST_GSS_ERR_DROPPED,	/* a replayed sequence number, or one below the window */
+	ST_GSS_ERR_BODY,	/* an integrity or privacy body that does not check */
+	ST_GSS_ERR_BADCRED,	/* a malformed credential or verifier */
 	ST_REJ_BADMAC,		/* rejected calls, by reason */
 	ST_REJ_BADHANDLE,
 	ST_REJ_STALE,
@@ -102,6 +118,7 @@ struct stats_block {
 struct stats_gauges {
 	uint64_t tcp_open, workq_depth, drc_entries, icache_entries, clients;
 	uint64_t reply_memory;	/* bytes of the TCP reply budget in use (tcpbudget.c) */
+	uint64_t gss_contexts;	/* RPCSEC_GSS contexts in the table, half-built ones too */
 	uint64_t nlm_hosts, nlm_files, nlm_locks, nlm_waiters, nlm_shares;
 	int nlm_enabled, nlm_grace;
 	/* NFSv4's state, against its bounds (state/nfs4_clients.h, nfs4_state.h). */

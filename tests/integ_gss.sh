@@ -293,6 +293,41 @@ if [ -x "$NFS4PROBE" ]; then
 	v4_expect "v4: SECINFO of the export's name: its sec=" 12 'status=NFS4_OK .*flavors=6:krb5p( |$)'
 fi
 
+# ---------------------------------------------------------------------------
+# 8. statistics: calls by flavor, contexts, failures by reason (JSON and
+# Prometheus), and the client list names the principal
+
+ctl() { "$USERNFSCTL" -s "$CTL_SOCK" "$@"; }
+JSON=$(ctl stats --json 2>&1)
+PROM=$(ctl metrics 2>&1)
+ctr() { printf '%s\n' "$JSON" | grep -o "\"$1\": *[0-9]*" | grep -o '[0-9]*$'; }
+prom() { printf '%s\n' "$PROM" | awk -v k="$1" '$1 == k { print $2 }'; }
+at_least() {
+	[ "${2:-0}" -ge "$3" ] 2>/dev/null && ok "$1 ($2)" || not_ok "$1" "got '${2}', want at least $3"
+}
+at_least "stats: krb5p calls" "$(ctr calls_krb5p)" 10
+at_least "stats: krb5i calls" "$(ctr calls_krb5i)" 10
+at_least "stats: krb5 calls" "$(ctr calls_krb5)" 5
+at_least "stats: AUTH_SYS calls" "$(ctr calls_auth_sys)" 5
+at_least "stats: contexts created" "$(ctr gss_contexts_created)" 10
+at_least "stats: contexts destroyed (section 1)" "$(ctr gss_contexts_destroyed)" 3
+at_least "stats: bad header MICs (section 2)" "$(ctr gss_fail_bad_mic)" 1
+at_least "stats: replays and calls below the window dropped" "$(ctr gss_fail_replay)" 2
+at_least "stats: CTXPROBLEM (seq 2^31)" "$(ctr gss_fail_ctxproblem)" 1
+at_least "stats: spoiled integrity and privacy bodies" "$(ctr gss_fail_body)" 2
+at_least "stats: CREDPROBLEM (forged and destroyed handles)" "$(ctr gss_fail_credproblem)" 4
+at_least "stats: contexts held (gauge)" "$(ctr gss_contexts)" 1
+at_least "prometheus: calls_by_flavor krb5p" \
+	"$(prom 'usernfsd_calls_by_flavor_total{flavor="krb5p"}')" 10
+at_least "prometheus: gss_failures replay" "$(prom 'usernfsd_gss_failures_total{reason="replay"}')" 2
+at_least "prometheus: gss_contexts gauge" "$(prom usernfsd_gss_contexts)" 1
+clients=$(ctl clients 2>&1)
+printf '%s\n' "$clients" | grep -q "^127.0.0.1 .*krb5:.*@$KRB5_REALM" &&
+	ok "usernfsctl clients names the principal" || not_ok "no principal in the client list" "$clients"
+ctl clients --json 2>&1 | grep -q "\"principal\":\"[^\"]*@$KRB5_REALM\"" &&
+	ok "usernfsctl clients --json has the principal" ||
+	not_ok "no principal in clients --json" "$(ctl clients --json 2>&1 | head -c 400)"
+
 check_daemon_alive "the GSS calls"
 stop_daemon
 

@@ -176,7 +176,9 @@ clients_print(FILE *out, int json)
 			print_time(out, v[i].first_seen);
 			fputs("\",\"last_seen\":\"", out);
 			print_time(out, v[i].last_seen);
-			fputs("\",\"mounts\":[", out);
+			fputs("\",\"principal\":", out);
+			json_str(out, v[i].principal);
+			fputs(",\"mounts\":[", out);
 			print_mounts(out, &m, v[i].host, 1);
 			fputs("]}", out);
 		} else {
@@ -184,6 +186,8 @@ clients_print(FILE *out, int json)
 			    (unsigned long long)v[i].calls, (unsigned long long)v[i].bytes_in,
 			    (unsigned long long)v[i].bytes_out, (long long)(now - v[i].last_seen));
 			print_mounts(out, &m, v[i].host, 0);
+			if (v[i].principal[0])
+				fprintf(out, "  krb5:%s", v[i].principal);
 			putc('\n', out);
 		}
 	}

@@ -89,6 +89,38 @@ static const struct counter_desc counters[ST_NCOUNTERS] = {
 	    "File data bytes read for clients." },
 	[ST_WRITE_BYTES] = { "write_bytes", "write_bytes_total", NULL,
 	    "File data bytes written for clients." },
+	[ST_CALLS_AUTH_NONE] = { "calls_auth_none", "calls_by_flavor_total", "flavor=\"none\"",
+	    "Calls run, by security flavor (RPCSEC_GSS by service)." },
+	[ST_CALLS_AUTH_SYS] = { "calls_auth_sys", "calls_by_flavor_total", "flavor=\"sys\"",
+	    "Calls run, by security flavor (RPCSEC_GSS by service)." },
+	[ST_CALLS_KRB5] = { "calls_krb5", "calls_by_flavor_total", "flavor=\"krb5\"",
+	    "Calls run, by security flavor (RPCSEC_GSS by service)." },
+	[ST_CALLS_KRB5I] = { "calls_krb5i", "calls_by_flavor_total", "flavor=\"krb5i\"",
+	    "Calls run, by security flavor (RPCSEC_GSS by service)." },
+	[ST_CALLS_KRB5P] = { "calls_krb5p", "calls_by_flavor_total", "flavor=\"krb5p\"",
+	    "Calls run, by security flavor (RPCSEC_GSS by service)." },
+	[ST_GSS_CTX_CREATED] = { "gss_contexts_created", "gss_contexts_total", "event=\"created\"",
+	    "RPCSEC_GSS contexts, by what happened to them." },
+	[ST_GSS_CTX_DESTROYED] = { "gss_contexts_destroyed", "gss_contexts_total",
+	    "event=\"destroyed\"", "RPCSEC_GSS contexts, by what happened to them." },
+	[ST_GSS_CTX_EXPIRED] = { "gss_contexts_expired", "gss_contexts_total", "event=\"expired\"",
+	    "RPCSEC_GSS contexts, by what happened to them." },
+	[ST_GSS_CTX_EVICTED] = { "gss_contexts_evicted", "gss_contexts_total", "event=\"evicted\"",
+	    "RPCSEC_GSS contexts, by what happened to them." },
+	[ST_GSS_ERR_ACCEPT] = { "gss_fail_accept", "gss_failures_total", "reason=\"accept\"",
+	    "RPCSEC_GSS calls refused or dropped, by reason." },
+	[ST_GSS_ERR_CREDPROBLEM] = { "gss_fail_credproblem", "gss_failures_total",
+	    "reason=\"credproblem\"", "RPCSEC_GSS calls refused or dropped, by reason." },
+	[ST_GSS_ERR_BADMIC] = { "gss_fail_bad_mic", "gss_failures_total", "reason=\"bad_mic\"",
+	    "RPCSEC_GSS calls refused or dropped, by reason." },
+	[ST_GSS_ERR_CTXPROBLEM] = { "gss_fail_ctxproblem", "gss_failures_total",
+	    "reason=\"ctxproblem\"", "RPCSEC_GSS calls refused or dropped, by reason." },
+	[ST_GSS_ERR_DROPPED] = { "gss_fail_replay", "gss_failures_total", "reason=\"replay\"",
+	    "RPCSEC_GSS calls refused or dropped, by reason." },
+	[ST_GSS_ERR_BODY] = { "gss_fail_body", "gss_failures_total", "reason=\"body\"",
+	    "RPCSEC_GSS calls refused or dropped, by reason." },
+	[ST_GSS_ERR_BADCRED] = { "gss_fail_badcred", "gss_failures_total", "reason=\"badcred\"",
+	    "RPCSEC_GSS calls refused or dropped, by reason." },
 	[ST_REJ_BADMAC] = { "rejected_bad_mac", "rejected_calls_total", "reason=\"bad_mac\"",
 	    "Calls refused, by reason." },
 	[ST_REJ_BADHANDLE] = { "rejected_bad_handle", "rejected_calls_total",
@@ -287,6 +319,10 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 	for (unsigned i = ST_COMMITS; i <= ST_WRITE_BYTES; i++)
 		fprintf(out, "  %-28s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
 	fprintf(out, "  %-28s %.1f\n", "fsync_avg_us", avg_us(&s->sum.fsync));
+	fputs("\nSecurity flavors and RPCSEC_GSS:\n", out);
+	fprintf(out, "  %-28s %llu\n", "gss_contexts", (unsigned long long)s->g.gss_contexts);
+	for (unsigned i = ST_CALLS_AUTH_NONE; i <= ST_GSS_ERR_BADCRED; i++)
+		fprintf(out, "  %-28s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
 	fputs("\nRejected calls:\n", out);
 	for (unsigned i = ST_REJ_BADMAC; i < ST_NCOUNTERS; i++)
 		fprintf(out, "  %-28s %llu\n", counters[i].key + strlen("rejected_"),
@@ -369,10 +405,11 @@ stats_print_json(FILE *out, const struct stats_snapshot *s)
 	fputs("},\n", out);
 	json_hist(out, "fsync", &s->sum.fsync);
 	fprintf(out, ",\n\"gauges\":{\"tcp_open\":%llu,\"workq_depth\":%llu,\"drc_entries\":%llu,"
-	    "\"icache_entries\":%llu,\"clients\":%llu,\"reply_memory\":%llu",
+	    "\"icache_entries\":%llu,\"clients\":%llu,\"reply_memory\":%llu,\"gss_contexts\":%llu",
 	    (unsigned long long)s->g.tcp_open, (unsigned long long)s->g.workq_depth,
 	    (unsigned long long)s->g.drc_entries, (unsigned long long)s->g.icache_entries,
-	    (unsigned long long)s->g.clients, (unsigned long long)s->g.reply_memory);
+	    (unsigned long long)s->g.clients, (unsigned long long)s->g.reply_memory,
+	    (unsigned long long)s->g.gss_contexts);
 	if (s->g.nlm_enabled)
 		fprintf(out, ",\"nlm_hosts\":%llu,\"nlm_files\":%llu,\"nlm_locks\":%llu,"
 		    "\"nlm_waiters\":%llu,\"nlm_shares\":%llu,\"nlm_grace\":%d",
@@ -658,6 +695,8 @@ stats_print_prometheus(FILE *out, const struct stats_snapshot *s)
 	prom_gauge(out, "usernfsd_icache_entries", "Entries in the inode cache.",
 	    s->g.icache_entries);
 	prom_gauge(out, "usernfsd_clients", "Client addresses in the client table.", s->g.clients);
+	prom_gauge(out, "usernfsd_gss_contexts", "RPCSEC_GSS contexts held (at most 4096).",
+	    s->g.gss_contexts);
 	if (s->g.nlm_enabled) {
 		prom_gauge(out, "usernfsd_nlm_hosts", "Hosts known to the lock manager.",
 		    s->g.nlm_hosts);

@@ -3,6 +3,7 @@
 
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ struct client_ent {
 	struct sockaddr_storage addr;	/* host only: the port is zero */
 	int used;
 	unsigned gen;			/* bumped when the entry is given to another address */
+	uint64_t principal_hash;	/* of info.principal (atomic): a change takes the lock */
 	struct client_info info;	/* counters and last_seen: atomic (the fast path) */
 };
 
@@ -57,8 +59,36 @@ count_in(struct client_ent *e, size_t bytes_in, size_t bytes_out, time_t now)
 		__atomic_store_n(&e->info.last_seen, now, __ATOMIC_RELAXED);
 }
 
+/* FNV-1a, never 0 (0: no principal yet). */
+static uint64_t
+principal_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+/* The entry's principal, rewritten (under the bucket's lock) only when it changed. */
+static void
+note_principal(struct bucket *b, struct client_ent *e, const char *principal, int locked)
+{
+	uint64_t h = principal_hash(principal);
+
+	if (__atomic_load_n(&e->principal_hash, __ATOMIC_RELAXED) == h)
+		return;
+	if (!locked)
+		pthread_mutex_lock(&b->lock);
+	snprintf(e->info.principal, sizeof(e->info.principal), "%s", principal);
+	__atomic_store_n(&e->principal_hash, h, __ATOMIC_RELAXED);
+	if (!locked)
+		pthread_mutex_unlock(&b->lock);
+}
+
 void
-clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out)
+clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out,
+    const char *principal)
 {
 	struct bucket *b;
 	struct client_ent *e = NULL, *oldest = NULL;
@@ -69,6 +99,8 @@ clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t b
 	if (memo && __atomic_load_n(&memo->gen, __ATOMIC_ACQUIRE) == memo_gen &&
 	    sockaddr_same_host(&memo_addr, addr)) {
 		count_in(memo, bytes_in, bytes_out, now);
+		if (principal)
+			note_principal(&buckets[sockaddr_host_hash(addr) % NBUCKETS], memo, principal, 0);
 		return;
 	}
 	pthread_once(&init_once, init_locks);
@@ -96,10 +128,13 @@ clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t b
 		e->used = 1;
 		e->addr = *addr;
 		memset(&e->info, 0, sizeof(e->info));
+		__atomic_store_n(&e->principal_hash, 0, __ATOMIC_RELAXED);
 		sockaddr_text(addr, e->info.host, sizeof(e->info.host));
 		e->info.first_seen = now;
 	}
 	count_in(e, bytes_in, bytes_out, now);
+	if (principal)
+		note_principal(b, e, principal, 1);
 	memo = e;
 	memo_gen = e->gen;
 	memo_addr = *addr;

@@ -21,10 +21,15 @@ struct client_info {
 	char host[64];		/* numeric address, as req_peer_str prints it */
 	uint64_t calls, bytes_in, bytes_out;
 	time_t first_seen, last_seen;
+	char principal[96];	/* the Kerberos principal of its latest RPCSEC_GSS call, or "" */
 };
 
-/* A call from addr (any port) was answered. */
-void clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out);
+/*
+ * A call from addr (any port) was answered; principal: its Kerberos
+ * principal under RPCSEC_GSS, else NULL.
+ */
+void clients_note_call(const struct sockaddr_storage *addr, size_t bytes_in, size_t bytes_out,
+    const char *principal);
 /* A copy of the table, most recently seen first; free(*out). Returns the count. */
 size_t clients_list(struct client_info **out);
 /* How many addresses the table holds (a gauge), without copying it. */

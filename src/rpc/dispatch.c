@@ -341,6 +341,7 @@ route_gss(struct worker *w, struct rpc_req *req, XDR *x, const struct rpc_msg *m
 		return 0;
 	}
 	id = gss_call_identity(gc);
+	snprintf(w->st_principal, sizeof(w->st_principal), "%s", id->principal);
 	call->cred.flavor = RPCSEC_GSS_FLAVOR;
 	call->cred.gss = id;
 	call->cred.gss_svc = gc->svc;
@@ -585,7 +586,7 @@ count_call(struct worker *w, const struct rpc_req *req, int slot, uint64_t t0)
 
 	stats_call(slot, w->st_rpc_error, w->st_has_status, w->st_status, req->len, w->st_out,
 	    wait, t1 - t0);
-	clients_note_call(&req->peer, req->len, w->st_out);
+	clients_note_call(&req->peer, req->len, w->st_out, w->st_principal[0] ? w->st_principal : NULL);
 #else
 	(void)w; (void)req; (void)slot; (void)t0;
 #endif
@@ -609,6 +610,7 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 #endif
 
 	w->st_flags = 0;
+	w->st_principal[0] = '\0';
 	w->st_out = 0;
 	w->st_rpc_error = 0;
 	w->st_has_status = 0;
@@ -699,6 +701,10 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	}
 	log_debug("xid %08x %s v%u %s", call.xid, prog->name, call.vers,
 	    vers->procs[call.proc].name);
+	STAT_INC(call.cred.flavor == AUTH_NONE ? ST_CALLS_AUTH_NONE :
+	    call.cred.flavor == AUTH_SYS ? ST_CALLS_AUTH_SYS :
+	    call.cred.gss_svc == RG_SVC_PRIVACY ? ST_CALLS_KRB5P :
+	    call.cred.gss_svc == RG_SVC_INTEGRITY ? ST_CALLS_KRB5I : ST_CALLS_KRB5);
 	/* The arguments as the procedure reads them (unwrapped), for the DRC's key. */
 	if (use_ax)
 		run_once(w, req, &ax, &call, &vers->procs[call.proc], gc.args, gc.argslen);

@@ -23,6 +23,7 @@
 #include "gss_ctx.h"
 #include "gss_xdr.h"
 #include "log.h"
+#include "stats.h"
 
 /* An xdrproc_t from an XDR routine of another prototype (void (*)(void) converts to any). */
 #define GSS_XDRPROC(f) ((xdrproc_t)(void (*)(void))(f))
@@ -92,6 +93,8 @@ acceptor_cred(gss_cred_id_t *out, OM_uint32 *minor)
 static enum gss_verdict
 deny(struct gss_call *gc, enum auth_stat why)
 {
+	STAT_INC(why == RG_AUTH_CREDPROBLEM ? ST_GSS_ERR_CREDPROBLEM :
+	    why == RG_AUTH_CTXPROBLEM ? ST_GSS_ERR_CTXPROBLEM : ST_GSS_ERR_BADCRED);
 	gc->why = why;
 	return GSS_DENY;
 }
@@ -117,12 +120,14 @@ accept_token(struct gss_call *gc, gss_cred_id_t cred, const uint8_t *tok, uint32
 		if (lifetime == 0 || lifetime > 7 * 24 * 3600)
 			lifetime = lifetime ? 7 * 24 * 3600 : 1;
 		gss_ctx_established(c, lifetime);
+		STAT_INC(ST_GSS_CTX_CREATED);
 		gc->init_handle = 1;
 		log_debug("gss: context for %s (%s), %u s", c->id.principal,
 		    c->id.mapped ? "mapped" : "unmapped", (unsigned)lifetime);
 	} else if (major == GSS_S_CONTINUE_NEEDED) {
 		gc->init_handle = 1;
 	} else {
+		STAT_INC(ST_GSS_ERR_ACCEPT);
 		log_gss_status("context creation refused", major, minor);
 		gss_ctx_remove(c);
 	}
@@ -274,7 +279,10 @@ check_header(struct gss_call *gc, const struct gss_msg *m)
 		    (unsigned)major);
 		if (major == GSS_S_CONTEXT_EXPIRED)
 			gss_ctx_remove(gc->ctx);
-		return deny(gc, RG_AUTH_CREDPROBLEM);
+		else
+			STAT_INC(ST_GSS_ERR_BADMIC);	/* and not also as CREDPROBLEM */
+		gc->why = RG_AUTH_CREDPROBLEM;
+		return major == GSS_S_CONTEXT_EXPIRED ? deny(gc, RG_AUTH_CREDPROBLEM) : GSS_DENY;
 	}
 	if (gc->seq >= RG_MAXSEQ) {
 		pthread_mutex_unlock(&gc->ctx->lock);
@@ -284,6 +292,7 @@ check_header(struct gss_call *gc, const struct gss_msg *m)
 	pthread_mutex_unlock(&gc->ctx->lock);
 	if (!fresh) {
 		log_debug("gss: seq %u replayed or below the window: dropped", gc->seq);
+		STAT_INC(ST_GSS_ERR_DROPPED);
 		return GSS_DROP;
 	}
 	return GSS_RUN;
@@ -304,12 +313,14 @@ data_call(struct gss_call *gc, const struct gss_msg *m, const struct gss_cred *c
 	if (cr->gproc == RG_PROC_DESTROY) {
 		/* Answered with the verifier of this context, which the call still holds. */
 		gss_ctx_remove(gc->ctx);
+		STAT_INC(ST_GSS_CTX_DESTROYED);
 		return GSS_REPLY;
 	}
-	if (cr->svc == RG_SVC_INTEGRITY && unwrap_integ(gc, m) < 0)
+	if ((cr->svc == RG_SVC_INTEGRITY && unwrap_integ(gc, m) < 0) ||
+	    (cr->svc == RG_SVC_PRIVACY && unwrap_priv(gc, m) < 0)) {
+		STAT_INC(ST_GSS_ERR_BODY);
 		return GSS_GARBAGE;
-	if (cr->svc == RG_SVC_PRIVACY && unwrap_priv(gc, m) < 0)
-		return GSS_GARBAGE;
+	}
 	return GSS_RUN;
 }
 
@@ -349,6 +360,21 @@ const struct gss_identity *
 gss_call_identity(const struct gss_call *gc)
 {
 	return &gc->ctx->id;
+}
+
+unsigned
+gss_contexts(void)
+{
+	unsigned all, half;
+
+	gss_ctx_count(&all, &half);
+	return all;
+}
+
+void
+gss_sweep(void)
+{
+	gss_ctx_sweep();
 }
 
 uint64_t

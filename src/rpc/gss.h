@@ -96,6 +96,11 @@ void gss_reply_body(struct gss_call *gc, uint8_t *scratch, size_t cap, xdrproc_t
 int gss_call_wraps(const struct gss_call *gc);
 void gss_call_end(struct gss_call *gc);
 
+/* Contexts in the table (the statistics' gauge). */
+unsigned gss_contexts(void);
+/* Drops the contexts past their end: on the daemon's tick, so that idle ones do not linger. */
+void gss_sweep(void);
+
 /*
  * The acceptor's keytab: NULL for the default (KRB5_KTNAME, else
  * /etc/krb5.keytab). Set once before the workers start (--keytab).

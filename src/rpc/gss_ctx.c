@@ -13,6 +13,7 @@
 #include "gss_ctx.h"
 #include "log.h"
 #include "monotime.h"
+#include "stats.h"
 
 #define HASH_SIZE 1024		/* a power of two */
 
@@ -86,6 +87,7 @@ make_room_locked(struct gss_ctx **victims, unsigned *nvictims)
 		if (c == NULL)
 			break;
 		log_debug("gss: context table full, dropping the least recently used");
+		STAT_INC(ST_GSS_CTX_EVICTED);
 		if (unlink_locked(c))
 			victims[(*nvictims)++] = c;
 	}
@@ -136,6 +138,7 @@ gss_ctx_find(const uint8_t *handle, size_t len)
 			break;
 	if (c && c->expires <= mono_sec()) {
 		/* Past the ticket's end (or a half-built one abandoned): gone. */
+		STAT_INC(ST_GSS_CTX_EXPIRED);
 		if (unlink_locked(c))
 			dead = c;
 		c = NULL;
@@ -185,6 +188,31 @@ gss_ctx_put(struct gss_ctx *c)
 	pthread_mutex_unlock(&table_lock);
 	if (last)
 		ctx_free(c);
+}
+
+void
+gss_ctx_sweep(void)
+{
+	struct gss_ctx *c, *next, *dead[64];
+	unsigned ndead;
+	time_t now = mono_sec();
+
+	do {
+		/* At most 64 a round, freed outside the lock (gss_delete_sec_context takes time). */
+		ndead = 0;
+		pthread_mutex_lock(&table_lock);
+		for (c = TAILQ_FIRST(&lru); c && ndead < 64; c = next) {
+			next = TAILQ_NEXT(c, lru);
+			if (c->expires > now)
+				continue;
+			STAT_INC(ST_GSS_CTX_EXPIRED);
+			if (unlink_locked(c))
+				dead[ndead++] = c;
+		}
+		pthread_mutex_unlock(&table_lock);
+		for (unsigned i = 0; i < ndead; i++)
+			ctx_free(dead[i]);
+	} while (ndead == 64);
 }
 
 void

@@ -53,6 +53,8 @@ void gss_ctx_remove(struct gss_ctx *c);
 void gss_ctx_put(struct gss_ctx *c);
 /* Contexts in the table, and how many of them are half-built (tests, statistics). */
 void gss_ctx_count(unsigned *all, unsigned *half);
+/* Unlinks every context past its end (those in use finish with their reference). */
+void gss_ctx_sweep(void);
 
 /*
  * RFC 2203 5.3.3.1's window of RG_SEQ_WINDOW: 1 if seq is new (and now

@@ -12,6 +12,7 @@
 #include <rpc/rpc.h>
 
 #include "creds.h"
+#include "gss_proto.h"
 #include "readpipe.h"
 #include "transport.h"
 
@@ -51,6 +52,7 @@ struct worker {
 	int st_rpc_error;	/* the reply was not an accepted SUCCESS */
 	int st_has_status;
 	uint32_t st_status;	/* the result's status, when st_has_status */
+	char st_principal[RG_PRINCIPAL_MAX];	/* RPCSEC_GSS: who called, for the client list */
 };
 
 /* ---- reply.c ---- */

@@ -140,6 +140,36 @@ table_caps(void)
 	CHECK(all == GSS_CTX_HALF_MAX);
 }
 
+/* The tick's sweep: contexts past their end go, the others and those in use stay usable. */
+static void
+sweep(void)
+{
+	struct gss_ctx *live, *held, *c;
+	uint8_t dead_handle[RG_HANDLE_LEN];
+	unsigned all, half, before;
+
+	gss_ctx_count(&before, &half);
+	live = gss_ctx_new();
+	gss_ctx_established(live, 3600);
+	c = gss_ctx_new();
+	gss_ctx_established(c, 0);		/* its ticket ends now */
+	memcpy(dead_handle, c->handle, sizeof(dead_handle));
+	gss_ctx_put(c);
+	held = gss_ctx_new();
+	gss_ctx_established(held, 0);		/* ended, but a call still holds it */
+	gss_ctx_sweep();
+	gss_ctx_count(&all, &half);
+	CHECK(all == before + 1);		/* live only */
+	CHECK(gss_ctx_find(dead_handle, RG_HANDLE_LEN) == NULL);
+	c = gss_ctx_find(live->handle, RG_HANDLE_LEN);
+	CHECK(c == live);
+	gss_ctx_put(c);
+	CHECK(held->refs == 1 && !held->linked);	/* unlinked, not freed under its holder */
+	gss_ctx_put(held);
+	gss_ctx_remove(live);
+	gss_ctx_put(live);
+}
+
 int
 main(void)
 {
@@ -148,6 +178,7 @@ main(void)
 	for (int i = 0; i < 200; i++)
 		window_random(2000);
 	cred_kinds();
+	sweep();		/* before table_caps fills the table */
 	table_caps();
 	return unit_done("test_gss_ctx");
 }
