@@ -18,6 +18,8 @@
  *   create FHHEX NAME     DATA: NFSv3 CREATE (UNCHECKED, mode 0644) of NAME in
  *                         that directory (status=, and uid= gid= of the file)
  *   remove FHHEX NAME     DATA: NFSv3 REMOVE (status=)
+ *   proc N                DATA: NFSv3 procedure N with no arguments (the
+ *                         reply's verifier is checked whatever it says)
  *   retry                 the next DATA call is a retransmission of the last:
  *                         its XID again, with a new sequence number (a new
  *                         MIC and wrapping), as a client resends (5.3.3.1)
@@ -68,7 +70,7 @@ usage(FILE *f)
 	fprintf(f, "usage: gssprobe [-p SERVICE@HOST] [-t SECONDS] HOST PORT COMMAND... "
 	    "[++ COMMAND...]\n"
 	    "commands: svc none|integ|priv, init, null, getattr FHHEX, create FHHEX NAME, replay,\n"
-	    "          remove FHHEX NAME, retry, forged, badmic,\n"
+	    "          remove FHHEX NAME, proc N, retry, forged, badmic,\n"
 	    "          badbody, seq N, burst N, destroy\n");
 }
 
@@ -624,6 +626,8 @@ run_command(char **av, int ac)
 		cmd_getattr(av[1]);
 	else if (strcmp(c, "create") == 0 && ac == 3)
 		cmd_create(av[1], av[2]);
+	else if (strcmp(c, "proc") == 0 && ac == 2)
+		data_call(G_DATA, (uint32_t)rr_parse_num(av[1], "procedure"), NULL, 0, SP_NONE, NULL);
 	else if (strcmp(c, "remove") == 0 && ac == 3)
 		cmd_remove(av[1], av[2]);
 	else if (strcmp(c, "burst") == 0 && ac == 2)

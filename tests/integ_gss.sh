@@ -113,6 +113,13 @@ OUT=$(gss seq 500 ++ null ++ seq 1000 ++ badmic ++ seq 600 ++ null)
 expect_line "a spoiled header MIC: CREDPROBLEM" badmic 'rpc=AUTH_ERROR why=13$'
 expect_line "the spoiled call did not move the window" 'null#2' 'rpc=SUCCESS verf=ok$'
 
+# Errors found after the credential still carry our verifier (RFC 2203 5.3.3.2)
+for svc in none priv; do
+	OUT=$(gss svc $svc ++ proc 99 ++ null)
+	expect_line "$svc: an unknown procedure: PROC_UNAVAIL with the verifier" proc 'rpc=PROC_UNAVAIL verf=ok$'
+	expect_line "$svc: the context goes on" null 'rpc=SUCCESS verf=ok$'
+done
+
 OUT=$(gss seq 2147483648 ++ null)
 expect_line "seq 2^31 (MAXSEQ): CTXPROBLEM" null 'rpc=AUTH_ERROR why=14$'
 

@@ -654,6 +654,14 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 		reply_rpc_mismatch(w, req, call.xid);
 		goto out;
 	}
+	/*
+	 * RPCSEC_GSS before the program is looked up, as knfsd does: every
+	 * reply, PROG_UNAVAIL, PROG_MISMATCH and PROC_UNAVAIL too, then
+	 * carries the verifier the client checks (a null one it would refuse).
+	 */
+	if (msg.rm_call.cb_cred.oa_flavor == RPCSEC_GSS_FLAVOR &&
+	    !route_gss(w, req, &x, &msg, &call, &gc, &ax, &use_ax))
+		goto out;
 	prog = find_program(call.prog);
 	/* NFSv4 alone, called over UDP: no version of it is there (RFC 5531's PROG_UNAVAIL). */
 	if (prog == NULL || !program_on(prog, req)) {
@@ -691,9 +699,7 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 		}
 		break;
 	case RPCSEC_GSS_FLAVOR:
-		if (!route_gss(w, req, &x, &msg, &call, &gc, &ax, &use_ax))
-			goto out;
-		break;
+		break;		/* routed above */
 	default:
 		STAT_INC(ST_REJ_AUTH);
 		reply_auth_error(w, req, call.xid, AUTH_BADCRED);
@@ -711,9 +717,9 @@ dispatch_request(struct worker *w, struct rpc_req *req)
 	else
 		run_once(w, req, &x, &call, &vers->procs[call.proc], req->buf + xdr_getpos(&x),
 		    req->len - xdr_getpos(&x));
+out:
 	if (use_ax)
 		xdr_destroy(&ax);
-out:
 	if (w->gss) {
 		gss_call_end(w->gss);
 		w->gss = NULL;
