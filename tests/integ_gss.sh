@@ -336,6 +336,29 @@ ctl clients --json 2>&1 | grep -q "\"principal\":\"[^\"]*@$KRB5_REALM\"" &&
 	not_ok "no principal in clients --json" "$(ctl clients --json 2>&1 | head -c 400)"
 
 check_daemon_alive "the GSS calls"
+
+# ---------------------------------------------------------------------------
+# 9. an NFSv4 client's record is written as the daemon: with one worker,
+# whose previous call was a user's (AUTH_SYS uid 4242 here; a Kerberos
+# user or a squashed one alike), CREATE_SESSION must still write it
+
+DAEMON_EXTRA+=(--threads 1)
+restart_daemon
+call tcp -u 4242 -g 4242 getattr-hex "$ROOTFH"
+[ "$ST" = 0 ] || not_ok "GETATTR as uid 4242: status $ST" "$OUT"
+if [ -x "$NFS4PROBE" ]; then
+	OUT=$("$NFS4PROBE" 127.0.0.1 "$NFS_PORT" tcp exchange_id record-as-daemon ++ create_session 2>&1)
+	printf '%s\n' "$OUT" | grep -q 'op0=OP_CREATE_SESSION:NFS4_OK' || not_ok "CREATE_SESSION" "$OUT"
+	sleep 0.2
+	if grep -q "not on stable storage" "$DAEMON_LOG"; then
+		not_ok "CREATE_SESSION after a user's call: the record was not written" \
+			"$(grep -i "nfs4-clients\|stable storage" "$DAEMON_LOG" | tail -3)"
+	elif grep -q "$(printf record-as-daemon | od -An -tx1 | tr -d ' \n')" "$STATE_DIR"/nfs4-clients 2>/dev/null; then
+		ok "CREATE_SESSION after a user's call: the client's record is written"
+	else
+		not_ok "the client's record is not in $STATE_DIR/nfs4-clients" "$(ls -la "$STATE_DIR")"
+	fi
+fi
 stop_daemon
 
 # ---------------------------------------------------------------------------

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "creds.h"
 #include "fs/fh.h"
+#include "rpc/gss_proto.h"
 #include "nfs4_ops.h"
 #include "nfs_program.h"
 #include "rpc/req.h"
@@ -44,11 +46,24 @@ static const nfsstat4 n4_status[N4_NRESULTS] = {
 #define N4_MAX_REQUEST	RPC_MAX_RECORD
 #define N4_MAX_RESPONSE	RPC_MAX_RECORD
 
+/*
+ * Who is calling, for RFC 8881 18.35/18.36's "same principal" rules:
+ * AUTH_SYS's ids, or under RPCSEC_GSS the principal's name (host/a and
+ * host/b are both unmapped, with the same ids).
+ */
 static struct n4_principal
 principal_of(const struct n4_compound *c)
 {
-	struct n4_principal p = { c->call->cred.flavor, c->call->cred.uid, c->call->cred.gid };
+	const struct rpc_cred *cr = &c->call->cred;
+	struct n4_principal p = { cr->flavor, cr->uid, cr->gid, 0 };
 
+	if (cr->flavor == RPCSEC_GSS_FLAVOR && cr->gss) {
+		uint64_t h = 14695981039346656037ull;	/* FNV-1a */
+
+		for (const char *s = cr->gss->principal; *s; s++)
+			h = (h ^ (unsigned char)*s) * 1099511628211ull;
+		p.name = h;
+	}
 	return p;
 }
 
@@ -230,6 +245,13 @@ n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	channel_in(&args->csa_fore_chan_attrs, &in.fore);
 	channel_in(&args->csa_back_chan_attrs, &in.back);
 	in.cb_program = args->csa_cb_program;
+	/*
+	 * A confirmation writes the client's record into the state directory,
+	 * the daemon's: as the daemon, not as whoever this worker's previous
+	 * call was (under Kerberos or root_squash, a user who cannot write it).
+	 */
+	if (creds_root(call_creds(c->call)) < 0)
+		return NFS4ERR_SERVERFAULT;
 	if ((res = n4_create_session(&in, &out)) != N4_OK)
 		return n4_status[res];
 	memcpy(ok->csr_sessionid, out.sessionid, N4_SESSIONID_SIZE);

@@ -119,7 +119,8 @@ session_bucket(const uint8_t id[N4_SESSIONID_SIZE])
 static int
 same_principal(const struct n4_principal *a, const struct n4_principal *b)
 {
-	return a->flavor == b->flavor && a->uid == b->uid && a->gid == b->gid;
+	return a->flavor == b->flavor && a->uid == b->uid && a->gid == b->gid &&
+	    a->name == b->name;
 }
 
 static struct n4_client *

@@ -52,6 +52,7 @@ enum n4_result {
 /* Who sent a call, as far as client records care (RFC 8881 2.4.3). */
 struct n4_principal {
 	uint32_t flavor, uid, gid;
+	uint64_t name;		/* RPCSEC_GSS: a hash of the principal's name (unmapped ones share ids) */
 };
 
 struct n4_exchange_in {
