@@ -22,8 +22,11 @@ demo="$build libnfs-utils nfs-common"
 # (integ_kernel_v4.sh): what a v4 client really needs.
 # krb5-kdc (krb5kdc, kdb5_util), krb5-admin-server (kadmin.local) and krb5-user
 # (kinit, klist) make the throwaway realm integ_gss.sh serves RPCSEC_GSS from.
+# integ_kernel_gss.sh captures the krb5i and krb5p writes with tcpdump (tshark
+# would do too) to see the data in clear or not; its guest runs
+# bookworm-backports' kernel, fetched below (zstd unpacks its vmlinux).
 test="$build krb5-kdc krb5-admin-server krb5-user debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
-	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs nftables"
+	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs nftables tcpdump zstd"
 
 case "${1:-build}" in
 build) want=$build ;;
@@ -56,4 +59,8 @@ if [ "${1:-build}" = test ]; then
 		sort -V | tail -n 1)
 	[ -z "$kver" ] || install_missing "linux-headers-$kver" ||
 		echo "install-deps: no linux-headers-$kver: the NFSv2-over-UDP test will be skipped" >&2
+	# bookworm-backports' kernel for the Kerberos guest test, unpacked under
+	# /var/tmp/usernfsd-guest (nothing installed; a no-op once it is there).
+	"$(dirname "$0")/guest/fetch-kernel" >/dev/null ||
+		echo "install-deps: no backports kernel: integ_kernel_gss.sh will be skipped" >&2
 fi
