@@ -1,18 +1,18 @@
 #!/bin/sh
 # Runs the whole test suite: installs the test dependencies, builds with
-# warnings as errors, runs `make check` (unit tests, rpcinfo/showmount/
-# libnfs integration tests, the Linux kernel client under QEMU) and
-# `make distcheck`, and builds the Debian package (dpkg-buildpackage in a
-# copy of the tree, then lintian). Then, each in its own build tree made from the release
-# tarball: `make check` again built with AddressSanitizer + UBSan (_asan/;
-# all but integ_package, check_layout, integ_powerloss and two of the
-# kernel-client guests),
-# the libFuzzer targets for FUZZ_TIME seconds each (_fuzz/, `make
-# fuzz-smoke`), and the integration tests once more with the daemon under
-# valgrind memcheck (_valgrind/). Run as root on Debian 12:
+# warnings as errors, runs `make check`'s unit tests and the QEMU guests
+# (the Linux kernel client, power loss, the package) and `make
+# distcheck`, and builds the Debian package (dpkg-buildpackage in a copy
+# of the tree, then lintian). Then, each in its own build tree made from
+# the release tarball: the unit tests and the integration tests of this
+# host (rpcinfo, showmount, libnfs, the raw probes, a KDC) built with
+# AddressSanitizer + UBSan (_asan/), and, side by side, the libFuzzer
+# targets for FUZZ_TIME seconds each (_fuzz/, `make fuzz-smoke`) and ten
+# integration tests once more with the daemon under valgrind memcheck
+# (_valgrind/). Run as root on Debian 12:
 #     sudo sh tests/check.sh
-# CI runs exactly this. CHECK_QUICK=1 leaves out the three extra runs
-# (about 12 of its 25 minutes on a 2-core machine); FUZZ_TIME sets the
+# CI runs exactly this. CHECK_QUICK=1 runs all of `make check` with the
+# release build and leaves out the other trees; FUZZ_TIME sets the
 # seconds per fuzz target (default 30).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,8 +52,29 @@ if [ "$debstatus" -eq 0 ] || [ "$debstatus" -eq 2 ]; then
 	export USERNFSD_DEB
 fi
 
+# Each integration test runs once, with the build that tells most: the
+# QEMU guests (the Linux kernel client, power loss, the package) with this
+# release build, as users run it; the tests of the daemon on this host
+# with the AddressSanitizer + UBSan build below (their bugs are memory
+# and undefined behaviour; with CHECK_QUICK, here instead). The unit
+# tests run in both. `make check` alone still runs everything.
+# print_tests DIR: the TESTS of DIR's Makefile, one per line
+print_tests() {
+	printf 'print-tests:\n\t@echo $(TESTS)\n' | make -s -C "$1" -f Makefile -f - print-tests |
+		tr ' ' '\n' | grep .
+}
+# The guests whose daemon runs inside QEMU (minutes under TCG, more with
+# the sanitizers); integ_kernel_gss serves from this host, so it is not one.
+guest_re='integ_\(kernel\|kernel_v2\|kernel_v4\|kernel_lock\|powerloss\|package\|share\|heads_failover\)\.sh'
+all_tests=$(print_tests .)
+if [ -n "${CHECK_FULL}" ]; then
+	main_tests=$(printf '%s\n' "$all_tests" |
+		grep -e '/unit/' -e "$guest_re" -e check_layout -e integ_demo -e integ_kernel_gss)
+else
+	main_tests=$all_tests
+fi
 # Serial on purpose: the integration tests share rpcbind and test ports.
-make check || status=1
+make check TESTS="$(printf '%s\n' "$main_tests" | tr '\n' ' ')" || status=1
 # show_failures DIR: the end of every failed test's log under DIR
 show_failures() {
 	for log in "$1"/tests/*.log "$1"/tests/unit/*.log; do
@@ -110,26 +131,20 @@ elif [ -n "${CHECK_FULL}" ]; then
 		}
 	}
 
-	# ---- 1. the whole suite under AddressSanitizer + UBSan ----
+	# ---- 1. the integration tests of this host under AddressSanitizer + UBSan ----
 	# A report ends the process with status 86 (ASan, LSan) or 87 (UBSan),
 	# which fails the test; ASan/LSan reports are also kept in _asan/reports,
 	# so one from a process whose status nobody checks still counts.
-	# All but five tests whose sanitized run adds nothing and costs six
-	# of CI's thirty minutes: integ_package installs the Debian package
-	# built above (not this tree's binary), check_layout reads the sources,
-	# integ_powerloss's server work (WRITE, COMMIT, CREATE from the
-	# kernel client) is integ_kernel's, which stays, and the two other
-	# kernel-client guests replay server paths that stay covered here:
-	# integ_kernel_v2's v2 procedures over TCP and UDP are integ_nfs2's
-	# (every procedure, both transports), integ_kernel_lock's NLM calls and
-	# GRANTED callbacks are integ_nlm's (blocking, _MSG/_RES, SM_NOTIFY).
+	# Every test but the guests whose daemon runs in QEMU (ran above with
+	# the release build: under the sanitizers and TCG each took minutes,
+	# for server paths the host tests here cover: integ_nfs4 and
+	# integ_nlm every operation the kernel clients send, integ_nfs2 v2 on
+	# both transports, integ_durability the writes and commits) and
+	# check_layout, which reads the sources.
 	a=$top/_asan/$dist
 	if tree asan --enable-sanitizers; then
 		mkdir -p "$top/_asan/reports"
-		asan_tests=$(printf 'print-tests:\n\t@echo $(TESTS)\n' |
-			make -s -C "$a" -f Makefile -f - print-tests | tr ' ' '\n' |
-			grep -v -e integ_package -e check_layout -e integ_powerloss \
-				-e integ_kernel_v2 -e integ_kernel_lock | tr '\n' ' ')
+		asan_tests=$(print_tests "$a" | grep -v -e "$guest_re" -e check_layout | tr '\n' ' ')
 		(cd "$a" && ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:exitcode=86:detect_leaks=1:log_path=$top/_asan/reports/asan" \
 			UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=87" \
 			make check TESTS="$asan_tests" >check.log 2>&1) || status=1
@@ -153,11 +168,38 @@ elif [ -n "${CHECK_FULL}" ]; then
 make check (ASan + UBSan)         $p passed, $f failed, $s skipped; reports: $reports ASan/LSan, $ub UBSan"
 	t2=$(date +%s)
 
-	# ---- 2. the libFuzzer targets (clang) ----
+	# ---- 2 and 3, side by side: the libFuzzer targets (clang), and the
+	# integration tests with the daemon under valgrind. Each keeps one
+	# core busy (libFuzzer runs one target at a time; valgrind runs the
+	# daemon's threads one at a time), so on two cores together they take
+	# the time of the longer.
 	fz=$top/_fuzz/$dist
+	fuzz_pid=
 	if tree fuzz --enable-fuzzing; then
-		(cd "$fz" && make fuzz-smoke FUZZ_TIME="${FUZZ_TIME:-30}") >"$top/_fuzz/smoke.log" 2>&1 ||
-			status=1
+		(cd "$fz" && make fuzz-smoke FUZZ_TIME="${FUZZ_TIME:-30}") >"$top/_fuzz/smoke.log" 2>&1 &
+		fuzz_pid=$!
+	fi
+
+	# The valgrind round: all but the QEMU guests (minutes of emulated
+	# kernel per test even without valgrind).  valgrind 3.19 has no
+	# openat2: the daemon walks paths one component at a time there
+	# (beneath.c, openat_beneath).
+	v=$top/_valgrind/$dist
+	vg_tests="tests/integ_rpc.sh tests/integ_errors.sh tests/integ_libnfs.sh tests/integ_write.sh"
+	vg_tests="$vg_tests tests/integ_drc.sh tests/integ_reload.sh tests/integ_unpriv.sh"
+	vg_tests="$vg_tests tests/integ_exports.sh tests/integ_durability.sh tests/integ_nfs2.sh"
+	if tree valgrind; then
+		(cd "$v" && USERNFSD_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite" \
+			make check TESTS="$vg_tests" >check.log 2>&1) || status=1
+		show_failures "$v"
+		vp=$(count "$v" PASS); vf=$(count "$v" 'FAIL\|ERROR'); vs=$(count "$v" SKIP)
+	else
+		vp=0 vf=1 vs=0
+		status=1
+	fi
+
+	if [ -n "$fuzz_pid" ]; then
+		wait "$fuzz_pid" || status=1
 		# smoke.sh's own lines: PASS/FAIL per target, a failure's log and reproducer
 		grep '^\(PASS: \|FAIL: \|    \)' "$top/_fuzz/smoke.log" || true
 		p=$(grep -c '^PASS: ' "$top/_fuzz/smoke.log" || true)
@@ -167,35 +209,14 @@ make check (ASan + UBSan)         $p passed, $f failed, $s skipped; reports: $re
 		p=0 f=1
 		status=1
 	fi
-	pass=$((pass + p)); fail=$((fail + f))
+	pass=$((pass + p + vp)); fail=$((fail + f + vf)); skip=$((skip + vs))
 	summary="$summary
-make fuzz-smoke (${FUZZ_TIME:-30} s/target)     $p passed, $f failed"
-	t3=$(date +%s)
-
-	# ---- 3. the integration tests with the daemon under valgrind ----
-	# All but the QEMU guests (minutes of emulated kernel per test even
-	# without valgrind).  valgrind 3.19 has no openat2: the daemon walks
-	# paths one component at a time there (beneath.c, openat_beneath).
-	v=$top/_valgrind/$dist
-	vg_tests="tests/integ_rpc.sh tests/integ_errors.sh tests/integ_libnfs.sh tests/integ_write.sh"
-	vg_tests="$vg_tests tests/integ_drc.sh tests/integ_reload.sh tests/integ_unpriv.sh"
-	vg_tests="$vg_tests tests/integ_exports.sh tests/integ_durability.sh tests/integ_nfs2.sh"
-	if tree valgrind; then
-		(cd "$v" && USERNFSD_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite" \
-			make check TESTS="$vg_tests" >check.log 2>&1) || status=1
-		show_failures "$v"
-		p=$(count "$v" PASS); f=$(count "$v" 'FAIL\|ERROR'); s=$(count "$v" SKIP)
-	else
-		p=0 f=1 s=0
-		status=1
-	fi
-	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-	summary="$summary
-integration tests under valgrind  $p passed, $f failed, $s skipped"
+make fuzz-smoke (${FUZZ_TIME:-30} s/target)     $p passed, $f failed
+integration tests under valgrind  $vp passed, $vf failed, $vs skipped"
 	t4=$(date +%s)
 	dur() { echo "$(( $1 / 60 ))m$(( $1 % 60 ))s"; }
 	summary="$summary
-time: $(dur $((t1 - t0))) build + check + distcheck, $(dur $((t2 - t1))) ASan, $(dur $((t3 - t2))) fuzzing, $(dur $((t4 - t3))) valgrind"
+time: $(dur $((t1 - t0))) build + check + distcheck, $(dur $((t2 - t1))) ASan, $(dur $((t4 - t2))) fuzzing and valgrind"
 fi
 
 echo "==== summary"
