@@ -1259,7 +1259,52 @@ v42_ops() {
 		"PUTFH:$RW_FH" LOOKUP:sp OFFLOAD_CANCEL
 	plan "OFFLOAD_STATUS without a filehandle: NOFILEHANDLE" \
 		"$(E OFFLOAD_STATUS NFS4ERR_NOFILEHANDLE)" OFFLOAD_STATUS
+	# Extended attributes (RFC 8276), the user. namespace named without its prefix.
+	plan "SETXATTR create: the file's change attribute moves" "$OK4.* xattr_changed=1" \
+		"PUTFH:$RW_FH" LOOKUP:sp SETXATTR:create,color,hex:626c7565
+	plan "SETXATTR create of one that exists: EXIST" "$(E SETXATTR NFS4ERR_EXIST)" \
+		"PUTFH:$RW_FH" LOOKUP:sp SETXATTR:create,color,hex:00
+	plan "SETXATTR replace of one missing: NOXATTR" "$(E SETXATTR NFS4ERR_NOXATTR)" \
+		"PUTFH:$RW_FH" LOOKUP:sp SETXATTR:replace,nosuch,hex:00
+	plan "GETXATTR: the value" "$OK4.* xattr_len=4 xattr_value=626c7565" \
+		"PUTFH:$RW_FH" LOOKUP:sp GETXATTR:color
+	# (ext4 keeps a value in the inode's block: 2000 bytes fit, 64 KiB need ea_inode)
+	plan "SETXATTR either: a second one, 2000 bytes" "$OK4" \
+		"PUTFH:$RW_FH" LOOKUP:sp SETXATTR:either,big,pat:2000
+	plan "SETXATTR of a value past 64 KiB: XATTR2BIG" "$(E SETXATTR NFS4ERR_XATTR2BIG)" \
+		"PUTFH:$RW_FH" LOOKUP:sp SETXATTR:either,huge,pat:65537
+	plan "LISTXATTRS: both names, without user., eof" "$OK4.* lx_cookie=2 lx_eof=1 lx_names=(color,big|big,color)\$" \
+		"PUTFH:$RW_FH" LOOKUP:sp LISTXATTRS:0,4096
+	plan "LISTXATTRS with room for one name: the cookie goes on from it" "$OK4.* lx_cookie=1 lx_eof=0 " \
+		"PUTFH:$RW_FH" LOOKUP:sp LISTXATTRS:0,28
+	plan "LISTXATTRS from cookie 1: the other, eof" "$OK4.* lx_cookie=2 lx_eof=1 lx_names=[a-z]+\$" \
+		"PUTFH:$RW_FH" LOOKUP:sp LISTXATTRS:1,4096
+	plan "LISTXATTRS too small for any name: TOOSMALL" "$(E LISTXATTRS NFS4ERR_TOOSMALL)" \
+		"PUTFH:$RW_FH" LOOKUP:sp LISTXATTRS:0,16
+	plan "LISTXATTRS past the end: BAD_COOKIE" "$(E LISTXATTRS NFS4ERR_BAD_COOKIE)" \
+		"PUTFH:$RW_FH" LOOKUP:sp LISTXATTRS:9,4096
+	plan "REMOVEXATTR" "$OK4.* xattr_changed=1" "PUTFH:$RW_FH" LOOKUP:sp REMOVEXATTR:big
+	plan "GETXATTR of the removed one: NOXATTR" "$(E GETXATTR NFS4ERR_NOXATTR)" \
+		"PUTFH:$RW_FH" LOOKUP:sp GETXATTR:big
+	plan "REMOVEXATTR of one missing: NOXATTR" "$(E REMOVEXATTR NFS4ERR_NOXATTR)" \
+		"PUTFH:$RW_FH" LOOKUP:sp REMOVEXATTR:big
+	plan "GETXATTR of an empty name: INVAL" "$(E GETXATTR NFS4ERR_INVAL)" \
+		"PUTFH:$RW_FH" LOOKUP:sp GETXATTR:hex:
+	plan "GETXATTR of a name past 250 bytes: NAMETOOLONG" "$(E GETXATTR NFS4ERR_NAMETOOLONG)" \
+		"PUTFH:$RW_FH" LOOKUP:sp GETXATTR:pat:251
+	plan "SETXATTR on the read-only export: ROFS" "$(E SETXATTR NFS4ERR_ROFS)" \
+		"PUTFH:$RO_FH" SETXATTR:either,x,hex:00
+	plan "xattr_support: true on the export (ext4, tmpfs)" "$OK4.* attr_xattr_support=(1|true)" \
+		"PUTFH:$RW_FH" "GETATTR:xattr_support"
+	plan "xattr_support: false on a pseudo directory" "$OK4.* attr_xattr_support=(0|false)" \
+		PUTROOTFH "GETATTR:xattr_support"
+	plan "ACCESS grants the extended attributes' bits in 4.2 (XAREAD XAWRITE XALIST)" \
+		"$OK4.* access_supported=0x1c0 access_granted=0x1c0" "PUTFH:$RW_FH" LOOKUP:sp ACCESS:0x1c0
 	plan_run
+	python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.color").decode())' \
+		"$RW/sp" 2>&1 | grep -qx blue &&
+		ok "SETXATTR: user.color on the server's file" ||
+		not_ok "user.color not on $RW/sp" "$(getfattr -d "$RW/sp" 2>&1)"
 	check_daemon_alive "NFSv4.2's READ_PLUS and SEEK"
 }
 

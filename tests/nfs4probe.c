@@ -520,6 +520,7 @@ static const struct attr_def attr_defs[] = {
 	A(TIME_MODIFY, time_modify, K_TIME) A(TIME_MODIFY_SET, time_modify_set, K_SETTIME)
 	A(MOUNTED_ON_FILEID, mounted_on_fileid, K_U64)
 	A(SUPPATTR_EXCLCREAT, suppattr_exclcreat, K_BITMAP)
+	A(CLONE_BLKSIZE, clone_blksize, K_U32) A(XATTR_SUPPORT, xattr_support, K_BOOL)
 };
 #undef A
 
@@ -1319,6 +1320,31 @@ print_file_result(const nfs_resop4 *r, const struct op_note *note)
 		printf(" seek_eof=%d seek_offset=%llu", (int)u->opseek.SEEK4res_u.resok4.sr_eof,
 		    (unsigned long long)u->opseek.SEEK4res_u.resok4.sr_offset);
 		break;
+	case OP_GETXATTR: {
+		const xattrvalue4 *v = &u->opgetxattr.GETXATTR4res_u.gxr_value;
+
+		printf(" xattr_len=%u ", v->xattrvalue4_len);
+		rr_print_hex("xattr_value", v->xattrvalue4_val, v->xattrvalue4_len, 64);
+		break;
+	}
+	case OP_SETXATTR:
+	case OP_REMOVEXATTR: {
+		const change_info4 *ci = r->resop == OP_SETXATTR ?
+		    &u->opsetxattr.SETXATTR4res_u.sxr_info : &u->opremovexattr.REMOVEXATTR4res_u.rxr_info;
+
+		printf(" xattr_changed=%d", ci->after != ci->before);
+		break;
+	}
+	case OP_LISTXATTRS: {
+		const LISTXATTRS4resok *ok = &u->oplistxattrs.LISTXATTRS4res_u.lxr_value;
+
+		printf(" lx_cookie=%llu lx_eof=%d lx_names=", (unsigned long long)ok->lxr_cookie,
+		    (int)ok->lxr_eof);
+		for (u_int i = 0; i < ok->lxr_names.lxr_names_len; i++)
+			printf("%s%.*s", i ? "," : "", (int)ok->lxr_names.lxr_names_val[i].utf8string_len,
+			    ok->lxr_names.lxr_names_val[i].utf8string_val);
+		break;
+	}
 	case OP_WRITE: {
 		const WRITE4resok *ok = &u->opwrite.WRITE4res_u.resok4;
 
@@ -1896,6 +1922,26 @@ file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
 			u->opread_plus.rpa_count = (count4)rr_parse_num(word_req(w, "count"), "count");
 		}
 		sid_opt(w, &u->opread_plus.rpa_stateid, "anon");
+		break;
+	case OP_GETXATTR:
+		utf8_arg(word_req(w, "name"), &u->opgetxattr.gxa_name);
+		break;
+	case OP_SETXATTR:
+		s = word_req(w, "how");
+		u->opsetxattr.sxa_option = strcmp(s, "either") == 0 ? SETXATTR4_EITHER :
+		    strcmp(s, "create") == 0 ? SETXATTR4_CREATE :
+		    strcmp(s, "replace") == 0 ? SETXATTR4_REPLACE :
+		    (setxattr_option4)rr_parse_num(s, "how");
+		utf8_arg(word_req(w, "name"), &u->opsetxattr.sxa_key);
+		bytes_arg(word_req(w, "value"), &u->opsetxattr.sxa_value.xattrvalue4_val,
+		    &u->opsetxattr.sxa_value.xattrvalue4_len);
+		break;
+	case OP_LISTXATTRS:
+		u->oplistxattrs.lxa_cookie = rr_parse_num(word_req(w, "cookie"), "cookie");
+		u->oplistxattrs.lxa_maxcount = (count4)rr_parse_num(word_req(w, "maxcount"), "maxcount");
+		break;
+	case OP_REMOVEXATTR:
+		utf8_arg(word_req(w, "name"), &u->opremovexattr.rxa_name);
 		break;
 	case OP_SEEK:
 		u->opseek.sa_offset = rr_parse_num(word_req(w, "offset"), "offset");
@@ -2491,6 +2537,8 @@ static const char op_help[] =
     "  READ[:OFFSET,COUNT[,SID]] SID default anon\n"
     "  READ_PLUS[:OFFSET,COUNT[,SID]]  SEEK:OFFSET,data|hole|N[,SID]   (4.2; SID default anon)\n"
     "  ALLOCATE:OFFSET,LENGTH[,SID]  DEALLOCATE:OFFSET,LENGTH[,SID]   (4.2; SID default anon)\n"
+    "  GETXATTR:NAME  SETXATTR:either|create|replace,NAME,VALUE  LISTXATTRS:COOKIE,MAXCOUNT\n"
+    "  REMOVEXATTR:NAME   (4.2, RFC 8276: NAME without user.; VALUE as data)\n"
     "  COPY:SRC_OFFSET,DST_OFFSET,COUNT[,SRC_SID[,DST_SID]]  (4.2, after SAVEFH of the source;\n"
     "                            synchronous, SIDs default anon)\n"
     "  WRITE[:OFFSET,DATA[,unstable|datasync|filesync][,SID]]   default filesync, anon\n"

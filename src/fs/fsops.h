@@ -120,6 +120,21 @@ int fs_read(struct fs_ctx *ctx, uint64_t off, size_t count, struct fs_readbuf *r
 int fs_access(struct fs_ctx *ctx, unsigned want, unsigned *granted, struct stat *st);
 /* May the caller's identity access ctx's object with mode (R_OK...)? */
 int fs_may(struct fs_ctx *ctx, int mode);
+
+/*
+ * Extended attributes of the user. namespace (fsops_xattr.c), named
+ * without the prefix as NFSv4.2 names them: errno values as the xattr
+ * calls give them (ENODATA: no such attribute, EEXIST, ERANGE: larger
+ * than cap, E2BIG, ENOTSUP), EACCES without the data's permission (read
+ * for get and list, write for set and remove). how: 0, XATTR_CREATE or
+ * XATTR_REPLACE. fs_listxattr fills buf with the names, each
+ * NUL-terminated.
+ */
+int fs_xattr_supported(struct fs_ctx *ctx);
+int fs_getxattr(struct fs_ctx *ctx, const char *name, void *buf, size_t cap, size_t *len);
+int fs_setxattr(struct fs_ctx *ctx, const char *name, const void *value, size_t len, int how);
+int fs_removexattr(struct fs_ctx *ctx, const char *name);
+int fs_listxattr(struct fs_ctx *ctx, char *buf, size_t cap, size_t *len);
 int fs_statfs(struct fs_ctx *ctx, struct statvfs *sv);
 /*
  * NLM: may the caller lock ctx's file? ESTALE once it is deleted; to take

@@ -66,7 +66,8 @@
 #define SUPP40(w) (READABLE(w) | WRITEONLY(w))
 #define SUPP41(w) (SUPP40(w) | W(FATTR4_SUPPATTR_EXCLCREAT, w))
 /* RFC 7862 12.2: CLONE's granularity; what the change attribute is made of. */
-#define SUPP42(w) (SUPP41(w) | W(FATTR4_CLONE_BLKSIZE, w) | W(FATTR4_CHANGE_ATTR_TYPE, w))
+#define SUPP42(w) (SUPP41(w) | W(FATTR4_CLONE_BLKSIZE, w) | W(FATTR4_CHANGE_ATTR_TYPE, w) | \
+	W(FATTR4_XATTR_SUPPORT, w))
 /* EXCLUSIVE4_1 keeps its verifier in the times (RFC 8881 18.16.3). */
 #define EXCLCREAT(w) (SETTABLE(w) & ~WRITEONLY(w))
 #define NEEDS_STATFS(w) (W(FATTR4_FILES_AVAIL, w) | W(FATTR4_FILES_FREE, w) | \
@@ -74,7 +75,7 @@
 	W(FATTR4_SPACE_TOTAL, w))
 #define NEEDS_PATHCONF(w) (W(FATTR4_MAXLINK, w) | W(FATTR4_MAXNAME, w))
 
-_Static_assert(FATTR4_CHANGE_ATTR_TYPE < N4_NBITS, "N4_WORDS too small");
+_Static_assert(FATTR4_XATTR_SUPPORT < N4_NBITS, "N4_WORDS too small");
 _Static_assert(SUPP40(2) == 0 && EXCLCREAT(2) == 0, "v4.0 attributes fit in two words");
 
 /* Never written: bitmap4's pointer is not const, so these are not either. */
@@ -165,6 +166,7 @@ struct enc {
 	uint32_t minor;
 	struct statvfs sv;		/* zero for a pseudo node */
 	uint32_t name_max, link_max;
+	int xattr_support;		/* the object holds user. attributes (asked only when wanted) */
 };
 
 static nfs_ftype4
@@ -380,6 +382,12 @@ enc_attr(XDR *x, unsigned n, const struct enc *e)
 
 		return xdr_fattr4_change_attr_type(x, &t);
 	}
+	case FATTR4_XATTR_SUPPORT: {
+		/* RFC 8276 8.1: whether GETXATTR and the others may work here; pseudo nodes hold none. */
+		fattr4_xattr_support b = e->xattr_support ? TRUE : FALSE;
+
+		return xdr_fattr4_xattr_support(x, &b);
+	}
 	}
 	return FALSE;		/* not reached: only supported, readable attributes come here */
 }
@@ -421,6 +429,8 @@ encode_vals(uint32_t minor, const struct n4_attr_src *src, const bitmap4 *want,
 		if (err != 0)
 			return errno_to_nfs4(err);
 	}
+	if (src->ctx != NULL && has_bit(mask, FATTR4_XATTR_SUPPORT))
+		e.xattr_support = fs_xattr_supported(src->ctx);
 	if (src->ctx != NULL && any_of(mask, pathconf_words)) {
 		struct fs_pathconf pc;
 

@@ -92,6 +92,7 @@ n4_op_nverify(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 
 #define ACCESS4_ALL (ACCESS4_READ | ACCESS4_LOOKUP | ACCESS4_MODIFY | ACCESS4_EXTEND | \
 	ACCESS4_DELETE | ACCESS4_EXECUTE)
+#define ACCESS4_XA (ACCESS4_XAREAD | ACCESS4_XAWRITE | ACCESS4_XALIST)
 
 /* What the fs layer's three permissions grant, as NFSv4's six bits (as for v3). */
 static uint32_t
@@ -118,15 +119,14 @@ n4_op_access(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	struct stat st;
 	nfsstat4 s;
 
-	/* RFC 8276's extended attribute bits are not served: not in supported. */
 	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
 		return s;
 	if (o.pseudo) {
 		g = ACCESS4_READ | ACCESS4_LOOKUP;	/* a directory no one may change */
 	} else {
-		if (asked & ACCESS4_READ)
+		if (asked & (ACCESS4_READ | ACCESS4_XAREAD | ACCESS4_XALIST))
 			want |= ACC_READ;
-		if (asked & (ACCESS4_MODIFY | ACCESS4_EXTEND | ACCESS4_DELETE))
+		if (asked & (ACCESS4_MODIFY | ACCESS4_EXTEND | ACCESS4_DELETE | ACCESS4_XAWRITE))
 			want |= ACC_WRITE;
 		if (asked & (ACCESS4_LOOKUP | ACCESS4_EXECUTE))
 			want |= ACC_EXEC;
@@ -134,7 +134,14 @@ n4_op_access(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		g = granted_bits(got, fs_is_dir(&o.ctx));
 	}
 	n4_obj_end(&o);
-	ok->supported = asked & ACCESS4_ALL;
+	/* RFC 8276 8.2: the extended attributes' bits, in 4.2, as the data's read and write. */
+	if (c->minor >= 2) {
+		if (g & ACCESS4_READ)
+			g |= ACCESS4_XAREAD | ACCESS4_XALIST;
+		if (g & ACCESS4_MODIFY)
+			g |= ACCESS4_XAWRITE;
+	}
+	ok->supported = asked & (ACCESS4_ALL | (c->minor >= 2 ? ACCESS4_XA : 0));
 	ok->access = g & ok->supported;
 	return s;
 }

@@ -196,4 +196,10 @@ nfsstat4 n4_op_clone(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_offload_status(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_offload_cancel(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
+/* NFSv4.2's extended attributes (nfs4_xattr.c, RFC 8276): the user. namespace. */
+nfsstat4 n4_op_getxattr(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_setxattr(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_listxattrs(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_removexattr(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+
 #endif

@@ -61,7 +61,7 @@ void
 n4fx_build(void)
 {
 	static const char owner[] = "fuzz-v4-owner";
-	struct n4_exchange_in ex = { owner, sizeof(owner) - 1, "fuzzverf", { AUTH_SYS, 0, 0 }, 0 };
+	struct n4_exchange_in ex = { owner, sizeof(owner) - 1, "fuzzverf", { AUTH_SYS, 0, 0, 0 }, 0 };
 	struct n4_exchange_out exo;
 	struct n4_create_in cs;
 	struct n4_create_out cso;
@@ -1009,6 +1009,38 @@ op_copy(struct msg *m, int with_copy, uint64_t src, uint64_t dst, uint64_t count
 	}
 }
 
+/* RFC 8276's four: set, get, list, remove on a file; an empty name and a huge cookie. */
+static void
+xattr_seeds(void)
+{
+	struct msg m;
+
+	compound(&m, 2, 6);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_SETXATTR);
+	rr_enc_u32(&m.e, SETXATTR4_CREATE);
+	rr_enc_string(&m.e, "color");
+	rr_enc_opaque(&m.e, "blue", 4);
+	rr_enc_u32(&m.e, OP_GETXATTR);
+	rr_enc_string(&m.e, "color");
+	rr_enc_u32(&m.e, OP_LISTXATTRS);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u32(&m.e, 4096);
+	rr_enc_u32(&m.e, OP_REMOVEXATTR);
+	rr_enc_string(&m.e, "color");
+	seed(&m, "nfs4.2-seq-xattrs");
+	compound(&m, 2, 4);
+	op_sequence(&m, 1, 0);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_GETXATTR);
+	rr_enc_string(&m.e, "");
+	rr_enc_u32(&m.e, OP_LISTXATTRS);
+	rr_enc_u64(&m.e, ~0ull);
+	rr_enc_u32(&m.e, 0);
+	seed(&m, "bad-nfs4.2-xattrs");
+}
+
 static void
 v42_seeds(void)
 {
@@ -1045,6 +1077,7 @@ v42_seeds(void)
 	op_read_plus(&m, SID_ANON, 0, 10);
 	op_seek(&m, 0, 7);
 	seed(&m, "bad-nfs4.2-read-plus-dir");
+	xattr_seeds();
 }
 
 void

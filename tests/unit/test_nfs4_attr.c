@@ -272,13 +272,13 @@ test_encode_all(void)
 	CHECK(decode_all(&fa, &g));
 	CHECK(g.supp.bitmap4_len == 2 && !has(&g.supp, FATTR4_SUPPATTR_EXCLCREAT));
 	got_free(&g);
-	/* 4.2: 4.1's, and clone_blksize and change_attr_type (RFC 7862 12.2); no xattr_support yet. */
+	/* 4.2: 4.1's, and clone_blksize, change_attr_type (RFC 7862 12.2) and xattr_support (RFC 8276). */
 	n4_attr_supported(2, &supp);
 	CHECK(supp.bitmap4_len == 3 && memcmp(supp.bitmap4_val, words, 2 * sizeof(words[0])) == 0);
 	CHECK(supp.bitmap4_val[2] == (words[2] | 1u << (FATTR4_CLONE_BLKSIZE - 64) |
-	    1u << (FATTR4_CHANGE_ATTR_TYPE - 64)));
+	    1u << (FATTR4_CHANGE_ATTR_TYPE - 64) | 1u << (FATTR4_XATTR_SUPPORT - 64)));
 	CHECK(has(&supp, FATTR4_CLONE_BLKSIZE) && has(&supp, FATTR4_CHANGE_ATTR_TYPE));
-	CHECK(!has(&supp, FATTR4_XATTR_SUPPORT));
+	CHECK(has(&supp, FATTR4_XATTR_SUPPORT));
 }
 
 static void
@@ -294,7 +294,7 @@ test_encode_some(void)
 	memset(want, 0, sizeof(want));
 	want[0] = BIT(FATTR4_TYPE) | BIT(FATTR4_SIZE);
 	want[1] = BIT(FATTR4_MIMETYPE) | BIT(FATTR4_QUOTA_USED);	/* unsupported: dropped */
-	want[2] = BIT(FATTR4_XATTR_SUPPORT) | BIT(FATTR4_FS_STATUS);
+	want[2] = BIT(FATTR4_SEC_LABEL) | BIT(FATTR4_FS_STATUS);
 	want[5] = 0x80000000u;
 	CHECK(n4_attr_encode(&call, 2, &src, &w, &fa) == NFS4_OK);
 	CHECK(fa.attrmask.bitmap4_len == 1 &&
@@ -534,8 +534,11 @@ test_decode_set(void)
 	b.mask[0] = BIT(FATTR4_TYPE) | BIT(FATTR4_ARCHIVE);
 	CHECK(n4_attr_decode_set(1, b_done(&b), &sa, &set, &call) == NFS4ERR_ATTRNOTSUPP);
 	b_start(&b);
-	b.mask[2] = BIT(FATTR4_XATTR_SUPPORT);
+	b.mask[2] = BIT(FATTR4_SEC_LABEL);
 	CHECK(n4_attr_decode_set(2, b_done(&b), &sa, &set, &call) == NFS4ERR_ATTRNOTSUPP);
+	b_start(&b);
+	b.mask[2] = BIT(FATTR4_XATTR_SUPPORT);	/* served in 4.2, but read-only */
+	CHECK(n4_attr_decode_set(2, b_done(&b), &sa, &set, &call) == NFS4ERR_INVAL);
 	b_start(&b);
 	b.mask[3] = 1;			/* attribute 96 */
 	CHECK(n4_attr_decode_set(1, b_done(&b), &sa, &set, &call) == NFS4ERR_ATTRNOTSUPP);
