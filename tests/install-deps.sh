@@ -25,8 +25,10 @@ demo="$build libnfs-utils nfs-common"
 # integ_kernel_gss.sh captures the krb5i and krb5p writes with tcpdump (tshark
 # would do too) to see the data in clear or not; its guest runs
 # bookworm-backports' kernel, fetched below (zstd unpacks its vmlinux).
+# attr (setfattr, getfattr): NFSv4.2's extended attributes from the kernel
+# client (integ_kernel_v4.sh).
 test="$build krb5-kdc krb5-admin-server krb5-user debhelper dh-autoreconf dpkg-dev lintian clang valgrind libnfs-utils libnfs-dev nfs-common qemu-system-x86 linux-image-amd64 busybox-static kmod strace
-	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs nftables tcpdump zstd"
+	linux-source-6.1 linux-headers-amd64 prometheus jq curl python3 bindfs nftables tcpdump zstd attr"
 
 case "${1:-build}" in
 build) want=$build ;;

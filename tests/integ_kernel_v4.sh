@@ -19,9 +19,12 @@ stage=$(mktemp -d /var/tmp/usernfsd-kv4.XXXXXX) || exit 99
 trap 'rm -rf "$stage"' EXIT
 USERNFSCTL=${USERNFSCTL:-$top_builddir/src/usernfsctl}
 cp "$USERNFSD" "$LOCKTOOL" "$USERNFSCTL" "$here/guest/kernel-v4.sh" "$here/guest/guest-lib.sh" "$stage/" || exit 99
+# A small ext4 for NFSv4.2's extended attributes (the guest's tmpfs keeps none): /dev/vda there.
+command -v mkfs.ext4 >/dev/null || { echo "integ_kernel_v4: SKIP: mkfs.ext4 is not installed (e2fsprogs)"; exit 77; }
+truncate -s 16M "$stage/xattr.img" && mkfs.ext4 -q -F "$stage/xattr.img" >/dev/null 2>&1 || exit 99
 
 start=$(date +%s)
-"$here/guest/run-guest" -t 900 "$stage/kernel-v4.sh" "$stage/usernfsd" "$stage/locktool" "$stage/usernfsctl"
+"$here/guest/run-guest" -t 900 -d "$stage/xattr.img" "$stage/kernel-v4.sh" "$stage/usernfsd" "$stage/locktool" "$stage/usernfsctl"
 rc=$?
 echo "integ_kernel_v4: guest run took $(( $(date +%s) - start )) s (exit $rc)"
 exit $rc
