@@ -70,11 +70,17 @@ all_tests=$(print_tests .)
 if [ -n "${CHECK_FULL}" ]; then
 	main_tests=$(printf '%s\n' "$all_tests" |
 		grep -e '/unit/' -e "$guest_re" -e check_layout -e integ_demo -e integ_kernel_gss)
+	# Two at a time: the guests' daemons run in QEMU, on no port of this
+	# host, and spend much of their time waiting (leases, grace periods,
+	# the disk), so two share the cores well; integ_demo and
+	# integ_kernel_gss, which serve from this host, take the test lock.
+	jobs=2
 else
+	# Serial on purpose: the integration tests share rpcbind and test ports.
 	main_tests=$all_tests
+	jobs=1
 fi
-# Serial on purpose: the integration tests share rpcbind and test ports.
-make check TESTS="$(printf '%s\n' "$main_tests" | tr '\n' ' ')" || status=1
+make -j"$jobs" check TESTS="$(printf '%s\n' "$main_tests" | tr '\n' ' ')" || status=1
 # show_failures DIR: the end of every failed test's log under DIR
 show_failures() {
 	for log in "$1"/tests/*.log "$1"/tests/unit/*.log; do
@@ -123,8 +129,8 @@ elif [ -n "${CHECK_FULL}" ]; then
 		rm -rf "$top/_$local_name"
 		mkdir "$top/_$local_name"
 		tar -C "$top/_$local_name" -xzf "$top/$dist.tar.gz"
-		(cd "$top/_$local_name/$dist" && ./configure "$@" >configure.log 2>&1 &&
-			make -j"$(nproc)" >make.log 2>&1) || {
+		(cd "$top/_$local_name/$dist" && ${TREE_NICE:-} ./configure "$@" >configure.log 2>&1 &&
+			${TREE_NICE:-} make -j"$(nproc)" >make.log 2>&1) || {
 			echo "check.sh: building _$local_name failed:"
 			tail -n 30 "$top/_$local_name/$dist/configure.log" "$top/_$local_name/$dist/make.log"
 			return 1
@@ -142,7 +148,14 @@ elif [ -n "${CHECK_FULL}" ]; then
 	# both transports, integ_durability the writes and commits) and
 	# check_layout, which reads the sources.
 	a=$top/_asan/$dist
+	trees_pid=
+	rm -f "$top/_fuzz.built" "$top/_valgrind.built"
 	if tree asan --enable-sanitizers; then
+		# The fuzzing and valgrind trees build meanwhile, at a lower priority.
+		(TREE_NICE="nice -n 10"
+			tree fuzz --enable-fuzzing; echo $? >"$top/_fuzz.built"
+			tree valgrind; echo $? >"$top/_valgrind.built") >"$top/_trees.log" 2>&1 &
+		trees_pid=$!
 		mkdir -p "$top/_asan/reports"
 		asan_tests=$(print_tests "$a" | grep -v -e "$guest_re" -e check_layout | tr '\n' ' ')
 		(cd "$a" && ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:exitcode=86:detect_leaks=1:log_path=$top/_asan/reports/asan" \
@@ -173,9 +186,17 @@ make check (ASan + UBSan)         $p passed, $f failed, $s skipped; reports: $re
 	# core busy (libFuzzer runs one target at a time; valgrind runs the
 	# daemon's threads one at a time), so on two cores together they take
 	# the time of the longer.
+	if [ -n "${trees_pid:-}" ]; then
+		wait "$trees_pid" || :
+		cat "$top/_trees.log"
+	else
+		(tree fuzz --enable-fuzzing; echo $? >"$top/_fuzz.built"
+			tree valgrind; echo $? >"$top/_valgrind.built") || :
+	fi
+	built() { [ "$(cat "$top/_$1.built" 2>/dev/null)" = 0 ]; }
 	fz=$top/_fuzz/$dist
 	fuzz_pid=
-	if tree fuzz --enable-fuzzing; then
+	if built fuzz; then
 		(cd "$fz" && make fuzz-smoke FUZZ_TIME="${FUZZ_TIME:-30}") >"$top/_fuzz/smoke.log" 2>&1 &
 		fuzz_pid=$!
 	fi
@@ -188,7 +209,7 @@ make check (ASan + UBSan)         $p passed, $f failed, $s skipped; reports: $re
 	vg_tests="tests/integ_rpc.sh tests/integ_errors.sh tests/integ_libnfs.sh tests/integ_write.sh"
 	vg_tests="$vg_tests tests/integ_drc.sh tests/integ_reload.sh tests/integ_unpriv.sh"
 	vg_tests="$vg_tests tests/integ_exports.sh tests/integ_durability.sh tests/integ_nfs2.sh"
-	if tree valgrind; then
+	if built valgrind; then
 		(cd "$v" && USERNFSD_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite" \
 			make check TESTS="$vg_tests" >check.log 2>&1) || status=1
 		show_failures "$v"
