@@ -88,11 +88,14 @@ for sec in krb5 krb5i krb5p; do
 done
 marker() { eval "echo \"\$marker_${1//[.-]/_}\""; }
 
-EXPORT=$WORKDIR/export
-mkdir -p "$EXPORT"
+EXPORT=$WORKDIR/export KONLY=$WORKDIR/krb5p-only MIXED=$WORKDIR/sys-or-krb5p
+mkdir -p "$EXPORT" "$KONLY" "$MIXED"
 # uid 1 and the anonymous user (root, squashed) both write here.
-chmod 1777 "$EXPORT"
-start_daemon "$EXPORT 127.0.0.1(rw,insecure,sec=krb5:krb5i:krb5p)" --no-rpcbind --no-nlm \
+chmod 1777 "$EXPORT" "$KONLY" "$MIXED"
+# Two more for the flavor a mount may use: krb5p alone, and sys or krb5p.
+start_daemon "$EXPORT 127.0.0.1(rw,insecure,sec=krb5:krb5i:krb5p)
+$KONLY 127.0.0.1(rw,insecure,sec=krb5p)
+$MIXED 127.0.0.1(rw,insecure,sec=sys:krb5p)" --no-rpcbind --no-nlm \
 	--nfs-versions 3,4.1 --keytab "$KRB5_KEYTAB"
 
 # The capture: the NFS port on lo (the guest's 10.0.2.2 is the host's
@@ -116,7 +119,8 @@ grep -qE 'listening on|Capturing on' "$WORKDIR/capture.log" ||
 
 start=$(date +%s)
 USERNFSD_GUEST_KROOT=$KROOT "$TESTS_SRCDIR/guest/run-guest" -t 300 "$stage/kernel-gss.sh" \
-	"$stage" "$NFS_PORT" "$MOUNT_PORT" "$KRB5_KDC_PORT" "$EXPORT" | tee "$WORKDIR/guest.out"
+	"$stage" "$NFS_PORT" "$MOUNT_PORT" "$KRB5_KDC_PORT" "$EXPORT" "$KONLY" "$MIXED" |
+	tee "$WORKDIR/guest.out"
 rc=${PIPESTATUS[0]}
 echo "$TEST_NAME: guest run took $(( $(date +%s) - start )) s (exit $rc)"
 kill -INT "$cap_pid"
@@ -183,6 +187,19 @@ if [ -z "$(find "$EXPORT" -name 'u2-*')" ]; then
 else
 	hbad "uid 2, without a ticket, created files"
 fi
+# On sec=sys:krb5p: root's AUTH_SYS file squashed, uid 1's krb5p file its own.
+for v in 4.1 3; do
+	for f in "sys-$v:65534:65534" "krb5p-$v:1:1"; do
+		owner=$(stat -c %u:%g "$MIXED/${f%%:*}" 2>&1)
+		if [ "$owner" = "${f#*:}" ]; then
+			hok "sec=sys:krb5p, v$v: ${f%%:*} is owned by ${f#*:}"
+		else
+			hbad "sec=sys:krb5p, v$v: ${f%%:*} is owned by '$owner', not ${f#*:}"
+		fi
+	done
+done
+[ -z "$(ls -A "$KONLY")" ] && hok "nothing was written to the sec=krb5p export by AUTH_SYS mounts" ||
+	hbad "files in the sec=krb5p export: $(ls -A "$KONLY")"
 
 # The daemon writes a v4 client's record into its state directory when
 # CREATE_SESSION confirms the client. Here the calls before it run as

@@ -25,6 +25,8 @@ NFS_PORT=$2
 MOUNT_PORT=$3
 KDC_PORT=$4
 export=$5
+konly=$6	# sec=krb5p
+mixed=$7	# sec=sys:krb5p
 work=/tmp/kgss
 SRV=nfs-server.test.usernfsd
 CLI=kgss-client.test.usernfsd
@@ -129,6 +131,28 @@ for sec in krb5 krb5i krb5p; do
 	for vers in 4.1 3; do
 		one $sec $vers
 	done
+done
+
+# The flavor a mount may use is the export's: sec=krb5p refuses AUTH_SYS
+# (v4.1: WRONGSEC, then the flavors SECINFO gives; v3: MNT's list),
+# sec=sys:krb5p takes both.
+sysmount() {	# sysmount DIR VERS SEC: mount DIR at /mnt/x
+	local o=vers=$2,port=$NFS_PORT
+	[ "$2" != 3 ] || o=vers=3,proto=tcp,mountproto=tcp,port=$NFS_PORT,mountport=$MOUNT_PORT,nolock
+	mkdir -p /mnt/x
+	timeout 60 mount -t nfs -o "$o,sec=$3" "$SRV:$1" /mnt/x >"$work/err" 2>&1
+}
+step "the export's flavors: sec=krb5p, sec=sys:krb5p"
+for vers in 4.1 3; do
+	sysmount "$konly" $vers sys
+	rc=$?
+	[ $rc -eq 0 ] && umount /mnt/x
+	[ $rc -ne 0 ]
+	expect 0 $? "v$vers: a sec=sys mount of a sec=krb5p export is refused" "$work/err"
+	sysmount "$mixed" $vers sys && touch "/mnt/x/sys-$vers" && umount /mnt/x
+	expect 0 $? "v$vers: sec=sys:krb5p takes a sec=sys mount" "$work/err"
+	sysmount "$mixed" $vers krb5p && as1 touch "/mnt/x/krb5p-$vers" && umount /mnt/x
+	expect 0 $? "v$vers: sec=sys:krb5p takes a sec=krb5p mount" "$work/err"
 done
 
 kill -0 "$gssd" 2>/dev/null
