@@ -63,14 +63,8 @@ chmod 755 "$stage"
 cp "$TESTS_SRCDIR/guest/kernel-gss.sh" "$TESTS_SRCDIR/guest/guest-lib.sh" "$stage/" || fail "staging"
 
 krb5_realm_start "$WORKDIR/krb5"
-krb5_addprinc "nfs/$SRVNAME"
-krb5_ktadd "nfs/$SRVNAME" "$KRB5_KEYTAB"
-krb5_addprinc "host/$CLINAME"
-krb5_ktadd "host/$CLINAME" "$stage/krb5.keytab"
-krb5_addprinc daemon
-krb5_ktadd daemon "$stage/daemon.keytab"
-# kinit runs as uid 1 in the guest.
-chown 1:1 "$stage/daemon.keytab"
+# host/CLINAME and daemon@ for the guest, nfs/SRVNAME for the daemon here
+krb5_guest_keytabs "$stage" "$CLINAME" "$SRVNAME" "$KRB5_KEYTAB"
 
 # 1 MiB each: 16 runs of random bytes, each followed by the file's marker.
 cases=

@@ -1,6 +1,7 @@
 # tests/krb5-realm.sh - a throwaway MIT Kerberos realm for the RPCSEC_GSS
-# tests, sourced after tests/lib.sh (it uses skip, fail, at_exit and
-# EXTRA_PIDS, which lib.sh stops at exit).
+# tests, sourced after tests/lib.sh (it uses skip, fail and EXTRA_PIDS,
+# which lib.sh stops at exit); tests/bench/run-bench defines those three
+# itself.
 #
 #   need_krb5                   skip (77) unless the KDC and kinit are installed
 #   krb5_realm_start DIR        realm TEST.USERNFSD on 127.0.0.1 at a free high
@@ -15,6 +16,14 @@
 #   krb5_addprinc NAME [PASSWORD]   another principal (random key without one)
 #   krb5_kinit NAME PASSWORD    a ticket for NAME in $KRB5CCNAME
 #   krb5_ktadd NAME FILE        NAME's keys into the keytab FILE
+#   krb5_guest_keytabs DIR CLIENT SERVER SERVER_KEYTAB
+#                               the keys for a kernel client in the QEMU guest
+#                               (tests/guest/guest-lib.sh's gss_client) and the
+#                               server it mounts: host/CLIENT in DIR/krb5.keytab
+#                               (the machine credential rpc.gssd takes for
+#                               root), daemon@ in DIR/daemon.keytab owned by
+#                               uid 1 (the local user daemon: uid 1 kinits
+#                               with it, gss_kinit), nfs/SERVER in SERVER_KEYTAB
 #
 # Only aes256-cts-hmac-sha1-96 and aes128-cts-hmac-sha1-96 are used.
 
@@ -99,6 +108,16 @@ krb5_addprinc() {
 krb5_ktadd() {
 	kadmin.local -r "$KRB5_REALM" -q "ktadd -k $2 $1" >>"$KRB5_DIR/kadmin.log" 2>&1 ||
 		fail "kadmin.local: ktadd $1"
+}
+
+krb5_guest_keytabs() {
+	krb5_addprinc "nfs/$3"
+	krb5_ktadd "nfs/$3" "$4"
+	krb5_addprinc "host/$2"
+	krb5_ktadd "host/$2" "$1/krb5.keytab"
+	krb5_addprinc daemon
+	krb5_ktadd daemon "$1/daemon.keytab"
+	chown 1:1 "$1/daemon.keytab" || fail "chown 1:1 $1/daemon.keytab"
 }
 
 # kinit reads the password from standard input when there is no terminal.

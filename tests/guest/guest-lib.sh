@@ -1,7 +1,7 @@
 # tests/guest/guest-lib.sh - helpers shared by the scripts that run inside
 # the QEMU guest (kernel-client.sh, kernel-v2.sh, powerloss.sh, share.sh,
-# package.sh, kernel-lock.sh, heads.sh); the host-side tests have
-# tests/lib.sh instead.
+# package.sh, kernel-lock.sh, heads.sh, kernel-gss.sh; tests/bench/
+# guest-bench.sh -F); the host-side tests have tests/lib.sh instead.
 #
 # The guest's root is the host's, so a script finds this file beside it:
 #
@@ -68,6 +68,26 @@
 #                            within SECONDS, that GPID still holds it, and
 #                            that a server process cannot take it (locktool
 #                            "${LTT[@]}"; PREFIX starts the checks' lines)
+#
+# Kerberos, the kernel client's side (kernel-gss.sh, tests/bench/
+# guest-bench.sh -F), in a realm tests/krb5-realm.sh made on the host (the
+# keytabs: krb5_guest_keytabs); snooze_setup first:
+#   gss_client REALM KDC CLIENT SERVER SERVER_ADDR KEYTAB LOG
+#                            CLIENT as the host name, SERVER at SERVER_ADDR
+#                            and CLIENT at 10.0.2.15 in /etc/hosts,
+#                            /etc/krb5.conf for REALM (its KDC at KDC,
+#                            host:port; AES only; .test.usernfsd in REALM),
+#                            rpcsec_gss_krb5 loaded, rpc_pipefs on
+#                            /run/rpc_pipefs, rpc.gssd -vvv -k KEYTAB
+#                            (host/CLIENT: the machine credential, root's)
+#                            writing to LOG, its pid in GSSD_PID; then waits
+#                            (5 s at most) until rpc.gssd holds the kernel's
+#                            pipe open. 1 with GSS_ERR set when a step
+#                            failed. rpc.gssd (avoid-dns) asks for nfs/ the
+#                            name in the mount command: mount SERVER:/path
+#   gss_kinit UID KEYTAB PRINCIPAL OUT   UID's ticket for PRINCIPAL from
+#                            KEYTAB in /tmp/krb5cc_UID, where rpc.gssd looks
+#                            for UID's credentials; kinit's output in OUT
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
@@ -222,4 +242,48 @@ check_reclaimed() {
 	fi
 	srv "${LTT[@]}" setlk "$path" >"$o" 2>&1
 	expect 3 $? "$tag a server process cannot take the reclaimed lock" "$o"
+}
+
+# ---- Kerberos: the kernel client's side ----
+
+gss_client() {
+	local realm=$1 kdc=$2 cli=$3 srv=$4 srvaddr=$5 keytab=$6 log=$7
+	GSS_ERR=
+	echo "$cli" >/proc/sys/kernel/hostname
+	# The overlay is writable: the host's files are not touched.
+	printf '%s\t%s\n10.0.2.15\t%s %s\n' "$srvaddr" "$srv" "$cli" "${cli%%.*}" >>/etc/hosts
+	cat >/etc/krb5.conf <<EOF
+[libdefaults]
+	default_realm = $realm
+	dns_lookup_kdc = false
+	dns_lookup_realm = false
+	rdns = false
+	udp_preference_limit = 1
+	permitted_enctypes = aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96
+	default_tkt_enctypes = aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96
+	default_tgs_enctypes = aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96
+[realms]
+	$realm = {
+		kdc = $kdc
+	}
+[domain_realm]
+	.test.usernfsd = $realm
+EOF
+	modprobe rpcsec_gss_krb5 || { GSS_ERR="modprobe rpcsec_gss_krb5 failed"; return 1; }
+	mkdir -p /run/rpc_pipefs && mount -t rpc_pipefs sunrpc /run/rpc_pipefs ||
+		{ GSS_ERR="cannot mount rpc_pipefs"; return 1; }
+	rpc.gssd -f -vvv -p /run/rpc_pipefs -k "$keytab" >"$log" 2>&1 7<&- &
+	GSSD_PID=$!
+	# The kernel refuses GSS at once while no rpc.gssd holds its pipe open.
+	for _ in $(seq 50); do
+		[ -z "$(find "/proc/$GSSD_PID/fd" -lname '*/gssd/clntXX/gssd' 2>/dev/null)" ] || return 0
+		kill -0 "$GSSD_PID" 2>/dev/null ||
+			{ GSS_ERR="rpc.gssd exited: $(tail -n 3 "$log" | tr '\n' ' ')"; return 1; }
+		snooze 0.1
+	done
+}
+
+gss_kinit() {
+	setpriv --reuid="$1" --regid="$1" --clear-groups \
+		env KRB5CCNAME="FILE:/tmp/krb5cc_$1" kinit -k -t "$2" "$3" >"$4" 2>&1
 }
