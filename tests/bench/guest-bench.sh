@@ -446,7 +446,8 @@ start_ganesha() {
 }
 
 vtag() { echo "${1}_v${2//./}"; }    # vtag SERVER VERSION: usernfsd_v41
-vexport() { echo "$exp/v${1:0:1}"; } # the tmpfs directory SERVER exports here
+# the tmpfs directory SERVER exports here (VPRE: v, the versions; f, the flavors)
+vexport() { echo "$exp/${VPRE:-v}${1:0:1}"; }
 
 vports() {   # vports SERVER: its NFS and MOUNT ports for these runs
 	case $1 in
@@ -456,7 +457,8 @@ vports() {   # vports SERVER: its NFS and MOUNT ports for these runs
 	esac
 }
 
-vmount() {   # vmount SERVER VERSION MOUNTPOINT
+# VHOST: the server's name in the mount command (127.0.0.1 by default)
+vmount() {   # vmount SERVER VERSION MOUNTPOINT [OPTIONS]
 	local p m o
 	read -r p m <<<"$(vports "$1")"
 	case $2 in
@@ -465,53 +467,56 @@ vmount() {   # vmount SERVER VERSION MOUNTPOINT
 	esac
 	# knfsd's v4 path is relative to its fsid=0 export (knfsd_exports), the
 	# others' the export's full path through their pseudo file system
+	o=$o${4:+,$4}
 	if [ "$1" = knfsd ] && [ "$2" != 3 ]; then set -- "$1" "$2" "$3" /; else set -- "$1" "$2" "$3" "$(vexport "$1")"; fi
-	timeout 120 mount -t nfs -o "$o${USERNFSD_MOUNT_OPTS:+,$USERNFSD_MOUNT_OPTS}" "127.0.0.1:$4" "$3" 2>&1
+	timeout 120 mount -t nfs -o "$o${USERNFSD_MOUNT_OPTS:+,$USERNFSD_MOUNT_OPTS}" "${VHOST:-127.0.0.1}:$4" "$3" 2>&1
 }
 
 # What a failed target's server logged last (the report wants it)
 vdiag() {   # vdiag SERVER
 	local f
 	case $1 in
-	usernfsd) f=$work/usernfsd-v.log ;;
+	usernfsd) f=${VU_LOG:-$work/usernfsd-v.log} ;;
 	ganesha) f=$work/ganesha.log ;;
 	*) dmesg | tail -n 10 | sed 's/^/guest-bench:   dmesg: /'; return ;;
 	esac
 	tail -n 15 "$f" 2>/dev/null | sed "s/^/guest-bench:   $1 log: /"
 }
 
-vdd() {   # vdd TAG DIR REP: dd write + fsync, then read cold, on DIR
+vdd() {   # vdd TAG DIR REP: dd write + fsync, then read cold, on DIR (as RUNAS)
 	local bytes=$((dd_mib * 1048576)) out r w
-	out=$(timeout -s KILL 600 dd if=/dev/zero of="$2/dd.bin" bs=1M count="$dd_mib" conv=fsync 2>&1) &&
+	out=$(timeout -s KILL 600 "${RUNAS[@]}" dd if=/dev/zero of="$2/dd.bin" bs=1M count="$dd_mib" conv=fsync 2>&1) &&
 		r=$(dd_rate $bytes "$out") || { kv "$1.error" "round $3: dd write failed: $(tail -n 1 <<<"$out")"; return 1; }
 	rec "$1" "$3" dd_write.mib_s "$r"
 	w=$r
 	drop_caches
-	out=$(timeout -s KILL 600 dd if="$2/dd.bin" of=/dev/null bs=1M 2>&1) &&
+	out=$(timeout -s KILL 600 "${RUNAS[@]}" dd if="$2/dd.bin" of=/dev/null bs=1M 2>&1) &&
 		r=$(dd_rate $bytes "$out") || { kv "$1.error" "round $3: dd read failed: $(tail -n 1 <<<"$out")"; return 1; }
 	rec "$1" "$3" dd_read.mib_s "$r"
 	say "$1 ($3/$reps): dd write (fsync) $w MiB/s, read (cold) $r MiB/s"
-	rm -f "$2/dd.bin"
+	"${RUNAS[@]}" rm -f "$2/dd.bin"
 }
 
-# One round's fsmeta over every mount of targets[] (tags[]: TAG:SERVER:MOUNT).
-# A target that fails (fsmeta names it) or hangs (its mount does not
-# answer a stat in 10 s once fsmeta was killed) is reported with its
-# server's log, dropped for the rest of the runs (DEAD), and the round
-# run again without it.
+# One round's fsmeta over every mount of targets[] (NAME=DIR; tags[]:
+# TAG:SERVER:MOUNT:DIR), with the options FSM_OPTS, as RUNAS; its lines
+# say SECTION (versions, flavors). A target that fails (fsmeta names it)
+# or hangs (its mount does not answer a stat in 10 s once fsmeta was
+# killed) is reported with its server's log, dropped for the rest of the
+# runs (DEAD), and the round run again without it.
+RUNAS=() SECTION=versions
 vfsmeta() {   # vfsmeta REP
-	local rep=$1 i k val out bad t tries=0 rt
+	local rep=$1 i k val out bad t m tries=0 rt
 	while [ ${#targets[@]} -gt 0 ] && [ $tries -lt 6 ]; do
 		tries=$((tries + 1))
 		# the first target rotates by round (the ls -l listings go one
 		# after the other in this order)
 		rt=()
 		for ((i = 0; i < ${#targets[@]}; i++)); do rt+=("${targets[(i + rep - 1) % ${#targets[@]}]}"); done
-		timeout -s KILL $((600 + meta_n + meta_k + lsl_n / 50)) "$fsmeta" -n "$meta_n" -k "$meta_k" -r -a \
-			-l big -L "$lsl_n" -p v. "${rt[@]}" >"$work/vfsmeta.out" 2>&1
+		timeout -s KILL $((600 + meta_n + meta_k + lsl_n / 50)) "${RUNAS[@]}" "$fsmeta" "${FSM_OPTS[@]}" \
+			-p v. "${rt[@]}" >"$work/vfsmeta.out" 2>&1
 		i=$?
 		if [ $i -eq 0 ]; then
-			sed -n "s/^fsmeta: /guest-bench: versions ($rep\/$reps): /p" "$work/vfsmeta.out"
+			sed -n "s/^fsmeta: /guest-bench: $SECTION ($rep\/$reps): /p" "$work/vfsmeta.out"
 			while IFS='=' read -r k val; do
 				k=${k#v.}
 				rec "${k%%.*}" "$rep" "${k#*.}" "$val"
@@ -523,13 +528,14 @@ vfsmeta() {   # vfsmeta REP
 		if [ $i -eq 137 ]; then
 			out="killed after $((600 + meta_n + meta_k + lsl_n / 50)) s (a hang?) $out"
 			for t in "${tags[@]}"; do
-				timeout -s KILL 10 stat "${t##*:}/." >/dev/null 2>&1 || bad="$bad ${t%%:*}"
+				IFS=: read -r _ _ m _ <<<"$t"
+				timeout -s KILL 10 stat "$m/." >/dev/null 2>&1 || bad="$bad ${t%%:*}"
 			done
 		else
 			bad=$(sed -n 's/^fsmeta: \([a-z0-9_]*\): .*/\1/p' "$work/vfsmeta.out" | head -n 1)
 		fi
-		say "versions: fsmeta failed in round $rep (exit $i): $out"
-		[ -n "$bad" ] || { kv versions.error "round $rep: fsmeta failed (exit $i): $out"; return 1; }
+		say "$SECTION: fsmeta failed in round $rep (exit $i): $out"
+		[ -n "$bad" ] || { kv "$SECTION.error" "round $rep: fsmeta failed (exit $i): $out"; return 1; }
 		local nt=() ng=()
 		for t in "${tags[@]}"; do
 			if [[ " $bad " == *" ${t%%:*} "* ]]; then
@@ -539,8 +545,7 @@ vfsmeta() {   # vfsmeta REP
 				DEAD="$DEAD ${t%%:*}"
 			else
 				ng+=("$t")
-				k=${t%%:*}
-				nt+=("$k=$(cut -d: -f3 <<<"$t")/v${k##*_v}")
+				nt+=("${t%%:*}=$(cut -d: -f4 <<<"$t")")
 			fi
 		done
 		tags=("${ng[@]}") targets=("${nt[@]}")
@@ -549,7 +554,7 @@ vfsmeta() {   # vfsmeta REP
 }
 
 version_runs() {
-	local rep s v t m out i order vservers=''
+	local rep s v t m d out i order vservers=''
 	targets=() tags=()
 	[ -n "$versions" ] || return 0
 	if [ -z "$fsmeta" ]; then
@@ -557,7 +562,8 @@ version_runs() {
 		kv versions.error "no fsmeta"
 		return 0
 	fi
-	REPS_FILE=$work/vreps DEAD=''
+	REPS_FILE=$work/vreps DEAD='' SECTION=versions
+	FSM_OPTS=(-n "$meta_n" -k "$meta_k" -r -a -l big -L "$lsl_n")
 	: >"$REPS_FILE"
 	mkdir -p "$exp/vk" "$exp/vu" "$exp/vg"
 	[ -z "$K_UP" ] || vservers=knfsd
@@ -612,7 +618,7 @@ version_runs() {
 					[ "$rep" -gt 1 ] ||
 						say "$t: mounted: $(grep " $m " /proc/mounts | sed 's/.*\(vers=[0-9.]*\).*\(rsize=[0-9]*\),\(wsize=[0-9]*\).*/\1 \2 \3/')"
 					targets+=("$t=$m/v${v//./}")
-					tags+=("$t:$s:$m")
+					tags+=("$t:$s:$m:$m/v${v//./}")
 				else
 					say "$t: mount failed: $out"
 					kv "$t.error" "round $rep: mount failed: $out"
@@ -627,12 +633,12 @@ version_runs() {
 		order=()
 		for ((i = 0; i < ${#tags[@]}; i++)); do order+=("${tags[(i + rep - 1) % ${#tags[@]}]}"); done
 		for i in "${order[@]}"; do
-			IFS=: read -r t s m <<<"$i"
+			IFS=: read -r t s m d <<<"$i"
 			[[ " $DEAD " != *" $t "* ]] || continue
-			vdd "$t" "$m/v${t##*_v}" "$rep" || { DEAD="$DEAD $t"; vdiag "$s"; }
+			vdd "$t" "$d" "$rep" || { DEAD="$DEAD $t"; vdiag "$s"; }
 		done
 		for i in "${tags[@]}"; do
-			m=${i##*:}
+			IFS=: read -r _ _ m _ <<<"$i"
 			umount "$m" 2>/dev/null || umount -f -l "$m" || say "umount $m failed"
 		done
 	done
