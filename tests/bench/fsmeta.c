@@ -58,7 +58,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_TARGETS 8
+#define MAX_TARGETS 16      /* guest-bench.sh -F: 2 servers x 4 flavors x 2 versions */
 #define NPHASES 7
 #define NMETA 6         /* phases[0..5]: the metadata mix */
 

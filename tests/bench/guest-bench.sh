@@ -6,7 +6,7 @@
 # serving that ext4 with a sync and with an async export.
 #
 #   guest-bench.sh [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]]
-#                  USERNFSD [DD_MIB [BONNIE_ARGS...]]
+#                  [-F FLAVORS -K STAGE:KDC_PORT] USERNFSD [DD_MIB [BONNIE_ARGS...]]
 #
 # For each server: mount (vers=3, tcp, nolock, same options for both),
 # dd a DD_MIB file (write + fsync, then read after dropping the caches),
@@ -49,6 +49,31 @@
 # only when VERSIONS names it (rpc.nfsd -N 4.0 instead of -N 4), and the
 # runs wait out its 10 s v4 grace period.  -O: only these runs (no dd and
 # bonnie++ rounds, no ext4 disk, no locks).
+# With -F FLAVORS (e.g. "sys krb5 krb5i krb5p"; and -f FSMETA, -K) the
+# security flavors side by side instead, and nothing else (issue 28;
+# run-bench boots the guest on bookworm-backports' kernel for it): the
+# kernel client with rpc.gssd (tests/guest/guest-lib.sh's gss_client,
+# beside this script), knfsd with rpc.svcgssd, a usernfsd of its own
+# (--keytab, ports 42149/42148), each exporting a directory of one tmpfs
+# with sec=FLAVORS; each server mounted once per flavor and version of -V
+# (4.1 when -V is not given), all at once, as nfs-server.test.usernfsd
+# (127.0.0.1 in /etc/hosts; rpc.gssd asks for nfs/ that name). The realm
+# is tests/krb5-realm.sh's TEST.USERNFSD, its KDC on the host at
+# 10.0.2.2:KDC_PORT; STAGE holds the keytabs krb5_guest_keytabs made
+# (krb5.keytab: host/bench-client.test.usernfsd, the client's machine
+# credential; daemon.keytab: daemon@, whose ticket uid 1 gets;
+# nfs.keytab: nfs/nfs-server.test.usernfsd, both servers'). Every file
+# operation runs as uid 1 (daemon on both servers): REPS rounds of one
+# FSMETA -a over every mount (the metadata mix, FILES each, and
+# SMALLFILES small files), then dd as above on each mount, the two
+# servers' mounts of one flavor and version one after the other, which
+# goes first alternating by round; the mounts are made afresh each round.
+# Keys guest.SERVER_FLAVOR_vV.repN.KEY and medians guest.SERVER_FLAVOR_vV.KEY
+# (usernfsd_krb5p_v41, knfsd_sys_v3, ...); rpc_retrans (the RPC
+# retransmissions and major timeouts in the mount's mountstats, each
+# round) among them; guest.flavors.usernfsd.KEY, usernfsd's RPCSEC_GSS
+# counters at the end (usernfsctl stats), guest.flavors.SERVER.log_errors
+# (GSS lines in usernfsd's log; rpc.svcgssd's errors for knfsd).
 # Then locks: with USERNFSD_NFSBENCH set (the nfsbench binary), each
 # server's tmpfs export is mounted again with locking on, and `nfsbench
 # fcntl` times F_SETLK/F_UNLCK pairs through the kernel's NLM client, one
@@ -62,8 +87,8 @@
 # rpcbind and rpc.statd, reached over a veth pair (it is 10.201.0.1, the
 # client 10.201.0.2); knfsd is reached over lo.
 set -u
-fsmeta='' meta_n=200 meta_k=100 reps=3 versions='' lsl_n=2000 only_versions=''
-while getopts r:f:n:k:V:L:O opt; do
+fsmeta='' meta_n=200 meta_k=100 reps=3 versions='' lsl_n=2000 only_versions='' flavors='' krb5=''
+while getopts r:f:n:k:V:L:OF:K: opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	f) fsmeta=$OPTARG ;;
@@ -72,9 +97,19 @@ while getopts r:f:n:k:V:L:O opt; do
 	V) versions=${OPTARG//,/ } ;;
 	L) lsl_n=$OPTARG ;;
 	O) only_versions=1 ;;
-	*) echo "guest-bench: usage: $0 [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
+	F) flavors=${OPTARG//,/ } only_versions=1 ;;
+	K) krb5=$OPTARG ;;
+	*) echo "guest-bench: usage: $0 [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]] [-F FLAVORS -K STAGE:KDC_PORT] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
 	esac
 done
+for f in $flavors; do
+	case $f in
+	sys|krb5|krb5i|krb5p) ;;
+	*) echo "guest-bench: -F: flavor '$f' is not sys, krb5, krb5i or krb5p" >&2; exit 2 ;;
+	esac
+done
+[ -z "$flavors" ] || [ -n "$krb5" ] || { echo "guest-bench: -F needs -K STAGE:KDC_PORT" >&2; exit 2; }
+[ -z "$flavors" ] || [ -n "$versions" ] || versions=4.1
 for v in $versions; do
 	case $v in
 	3|4.1|4.2) ;;
@@ -144,6 +179,12 @@ dd_rate() {   # dd_rate BYTES DD_STDERR
 knfsd_exports() {
 	local o=rw,no_root_squash,no_subtree_check,insecure
 	echo "$exp/k 127.0.0.1($o,fsid=77)"
+	# (-F) every flavor on one export, the v4 root; sec= first: the
+	# options after it apply to every flavor it names
+	if [ -n "$flavors" ]; then
+		echo "$exp/fk 127.0.0.1(sec=${flavors// /:},$o,fsid=$([ -n "$V4" ] && echo 0 || echo 81))"
+		return
+	fi
 	# (-V) with v4: fsid=0, knfsd's v4 root.  Without one, mountd makes a
 	# pseudo root of "/", which here is the guest's overlay: no file
 	# handles, and v4 mounts of the full path fail (ENOENT).
@@ -478,7 +519,9 @@ vdiag() {   # vdiag SERVER
 	case $1 in
 	usernfsd) f=${VU_LOG:-$work/usernfsd-v.log} ;;
 	ganesha) f=$work/ganesha.log ;;
-	*) dmesg | tail -n 10 | sed 's/^/guest-bench:   dmesg: /'; return ;;
+	*) dmesg | tail -n 10 | sed 's/^/guest-bench:   dmesg: /'
+	   [ ! -s "$work/svcgssd.log" ] || tail -n 10 "$work/svcgssd.log" | sed 's/^/guest-bench:   rpc.svcgssd: /'
+	   return ;;
 	esac
 	tail -n 15 "$f" 2>/dev/null | sed "s/^/guest-bench:   $1 log: /"
 }
@@ -653,6 +696,197 @@ version_runs() {
 	[ ! -s "$work/uv.pid" ] || kill -TERM "$(cat "$work/uv.pid")" 2>/dev/null
 }
 
+# ---- the security flavors side by side (-F): knfsd and usernfsd, each
+# mounted once per flavor and version (issue 28) ----
+
+# Both servers are F_SRV here (127.0.0.1 in /etc/hosts): rpc.gssd asks for
+# nfs/F_SRV, whose key both have (STAGE/nfs.keytab). The realm is
+# tests/krb5-realm.sh's.
+F_SRV=nfs-server.test.usernfsd F_CLI=bench-client.test.usernfsd F_REALM=TEST.USERNFSD
+
+ftag() { echo "${1}_${2}_v${3//./}"; }   # ftag SERVER FLAVOR VERSION: usernfsd_krb5p_v41
+
+# knfsd's GSS contexts: rpc.svcgssd (the kernel's legacy upcall; no
+# gssproxy here) with nfs/F_SRV's key; up when it holds the channel open
+start_svcgssd() {
+	KRB5_KTNAME=FILE:$kstage/nfs.keytab rpc.svcgssd -f -v -p "nfs/$F_SRV@$F_REALM" \
+		>"$work/svcgssd.log" 2>&1 7<&- &
+	SVCGSSD_PID=$!
+	for _ in $(seq 50); do
+		[ -z "$(find "/proc/$SVCGSSD_PID/fd" -lname '*/auth.rpcsec.init/channel' 2>/dev/null)" ] || return 0
+		kill -0 "$SVCGSSD_PID" 2>/dev/null || return 1
+		snooze 0.1
+	done
+	return 1
+}
+
+# usernfsd for these runs: every flavor on one export, the keytab with nfs/F_SRV
+start_usernfsd_f() {
+	echo "$exp/fu 127.0.0.1(sec=${flavors// /:},rw,no_root_squash,insecure)" >"$work/exports-f"
+	mkdir -p "$work/state-f"
+	# shellcheck disable=SC2086 # USERNFSD_DAEMON_ARGS: words, for experiments
+	"$daemon" --foreground --no-rpcbind --exports "$work/exports-f" --state-dir "$work/state-f" \
+		--control "$work/uf.sock" --nfs-versions 3,4.1,4.2 --keytab "$kstage/nfs.keytab" \
+		--pidfile "$work/uf.pid" --nfs-port $V_NFS --mount-port $V_MNT ${USERNFSD_DAEMON_ARGS:-} \
+		>"$VU_LOG" 2>&1 7<&- &
+	for _ in $(seq 100); do
+		[ -s "$work/uf.pid" ] && return 0
+		snooze 0.1
+	done
+	return 1
+}
+
+# Before knfsd starts: the client's Kerberos (guest-lib.sh's gss_client,
+# rpc.gssd), uid 1's ticket, rpc.svcgssd, the exported directories.
+flavor_setup() {
+	kstage=${krb5%:*} VPRE=f VHOST=$F_SRV VU_LOG=$work/usernfsd-f.log
+	# shellcheck source=../guest/guest-lib.sh
+	. "$(dirname "$0")/guest-lib.sh"
+	snooze_setup
+	mkdir -p "$exp/fk" "$exp/fu"
+	if ! gss_client "$F_REALM" "10.0.2.2:${krb5##*:}" "$F_CLI" "$F_SRV" 127.0.0.1 "$kstage/krb5.keytab" \
+		"$work/gssd.log"; then
+		say "flavors: the client's Kerberos: $GSS_ERR"
+		kv flavors.error "the client's Kerberos: $GSS_ERR"
+		return 1
+	fi
+	# uid 1 runs fsmeta and reads daemon@'s keys: copies of its own here
+	# (the stage's directory on the host need not be open to it)
+	cp "$fsmeta" "$work/fsmeta" && cp "$kstage/daemon.keytab" "$work/daemon.keytab" &&
+		chown 1:1 "$work/daemon.keytab" || { kv flavors.error "cannot copy fsmeta, daemon.keytab"; return 1; }
+	fsmeta=$work/fsmeta
+	if ! gss_kinit 1 "$work/daemon.keytab" "daemon@$F_REALM" "$work/kinit.out"; then
+		say "flavors: uid 1 has no ticket: $(tr '\n' ' ' <"$work/kinit.out")"
+		kv flavors.error "uid 1 has no ticket: $(tr '\n' ' ' <"$work/kinit.out")"
+		return 1
+	fi
+	start_svcgssd || say "flavors: rpc.svcgssd is not up (knfsd's krb5 mounts will fail): $(tail -n 3 "$work/svcgssd.log" | tr '\n' ' ')"
+}
+
+# retrans_of MOUNTPOINT: the RPC retransmissions (transmissions less
+# calls) and major timeouts of the mount so far, from mountstats
+retrans_of() {
+	awk -v m="$1" '$1 == "device" { on = ($5 == m) }
+		on && $1 ~ /^[A-Z_0-9]+:$/ && NF >= 9 { r += $3 - $2; t += $4 }
+		END { printf "%d %d\n", r, t }' /proc/self/mountstats
+}
+
+flavor_runs() {
+	local rep s f v t m d out i r to fservers='' order
+	REPS_FILE=$work/freps DEAD='' SECTION=flavors
+	FSM_OPTS=(-n "$meta_n" -k "$meta_k" -a)
+	# every file operation as uid 1, who has a ticket (daemon on both servers)
+	RUNAS=(setpriv --reuid=1 --regid=1 --clear-groups)
+	: >"$REPS_FILE"
+	[ -z "$K_UP" ] || fservers=knfsd
+	if start_usernfsd_f; then
+		fservers="$fservers usernfsd"
+	else
+		say "flavors: usernfsd did not start: $(tail -n 3 "$VU_LOG" | tr '\n' ' ')"
+		kv usernfsd_flavors.error "usernfsd --keytab did not start: $(tail -n 1 "$VU_LOG")"
+	fi
+	[ -z "$K_UP" ] || say "flavors: knfsd serves $(cat /proc/fs/nfsd/versions 2>/dev/null)"
+	for s in $fservers; do
+		for f in $flavors; do
+			for v in $versions; do
+				d=$(vexport "$s")/${f}_v${v//./}
+				mkdir -p "$d" && chown 1:1 "$d" || { say "flavors: cannot make $d"; return 1; }
+			done
+		done
+	done
+	if [ -n "$K_UP" ] && [ -n "$V4" ]; then
+		i=$(( K_T0 + 15 - $(date +%s) ))
+		[ "$i" -le 0 ] || { say "flavors: waiting ${i} s for knfsd's grace period to end"; sleep "$i"; }
+	fi
+	kv flavors.dd_mib "$dd_mib"
+	kv flavors.meta_files "$meta_n"
+	say "flavors: $flavors over NFS $versions; servers:$(for s in $fservers; do printf ' %s' "$s"; done); $reps rounds of fsmeta -n $meta_n -k $meta_k, then dd $dd_mib MiB on each, as uid 1"
+	for rep in $(seq "$reps"); do
+		targets=() tags=()
+		# a flavor's and version's two mounts side by side, which one
+		# first alternating by round (dd goes in this order)
+		order=$fservers
+		[ $((rep % 2)) -eq 1 ] || order=$(tr ' ' '\n' <<<"$fservers" | tac | tr '\n' ' ')
+		for f in $flavors; do
+			for v in $versions; do
+				for s in $order; do
+					t=$(ftag "$s" "$f" "$v")
+					[[ " $DEAD " != *" $t "* ]] || continue
+					m=$mnt-$t
+					mkdir -p "$m"
+					if ! out=$(vmount "$s" "$v" "$m" "sec=$f"); then
+						say "$t: mount failed: $out"
+						kv "$t.error" "round $rep: mount failed: $out"
+						[ "$rep" -gt 1 ] || vdiag "$s"
+						continue
+					fi
+					if ! grep -q " $m nfs4\\? .*vers=${v},.*sec=$f," /proc/mounts; then
+						say "$t: mounted, but not as version $v with sec=$f: $(grep " $m " /proc/mounts)"
+						kv "$t.error" "round $rep: mounted, but not as version $v with sec=$f"
+						umount "$m"
+						continue
+					fi
+					[ "$rep" -gt 1 ] ||
+						say "$t: mounted: $(grep " $m " /proc/mounts | sed 's/.*\(vers=[0-9.]*\).*\(rsize=[0-9]*\),\(wsize=[0-9]*\).*\(sec=[a-z0-9]*\).*/\1 \2 \3 \4/')"
+					d=$m/${f}_v${v//./}
+					targets+=("$t=$d")
+					tags+=("$t:$s:$m:$d")
+				done
+			done
+		done
+		[ ${#targets[@]} -gt 0 ] || break
+		sync
+		vfsmeta "$rep"
+		for i in "${tags[@]}"; do
+			IFS=: read -r t s m d <<<"$i"
+			[[ " $DEAD " != *" $t "* ]] || continue
+			vdd "$t" "$d" "$rep" || { DEAD="$DEAD $t"; vdiag "$s"; }
+		done
+		for i in "${tags[@]}"; do
+			IFS=: read -r t _ m _ <<<"$i"
+			read -r r to <<<"$(retrans_of "$m")"
+			rec "$t" "$rep" rpc_retrans "$r"
+			[ "$r$to" = 00 ] || say "$t ($rep/$reps): $r RPC retransmissions, $to major timeouts"
+			umount "$m" 2>/dev/null || umount -f -l "$m" || say "umount $m failed"
+		done
+	done
+	report_medians "$REPS_FILE"
+	REPS_FILE=
+	flavor_logs
+	[ ! -s "$work/uf.pid" ] || kill -TERM "$(cat "$work/uf.pid")" 2>/dev/null
+}
+
+# What the servers said of GSS over the whole run: usernfsd's counters
+# (calls by flavor, contexts, failures by reason) and the GSS lines in its
+# log; rpc.svcgssd's errors; the kernel's RPC and GSS messages.
+flavor_logs() {
+	local ctl k v n
+	ctl=$(dirname "$daemon")/usernfsctl
+	if [ -x "$ctl" ] && [ -S "$work/uf.sock" ]; then
+		"$ctl" -s "$work/uf.sock" stats >"$work/uf.stats" 2>&1
+		sed 's/^/guest-bench: usernfsd stats: /' "$work/uf.stats"
+		while read -r k v; do
+			case $k in
+			calls_auth_sys|calls_krb5|calls_krb5i|calls_krb5p|gss_*) kv "flavors.usernfsd.$k" "$v" ;;
+			esac
+		done <"$work/uf.stats"
+	fi
+	n=$(grep -ciE 'gss|kerberos|krb5' "$VU_LOG")
+	kv flavors.usernfsd.log_errors "$n"
+	grep -iE 'gss|kerberos|krb5' "$VU_LOG" | tail -n 20 | sed 's/^/guest-bench: usernfsd log: /'
+	if [ -s "$work/svcgssd.log" ]; then
+		n=$(grep -ciE 'error|fail|unable|WARN' "$work/svcgssd.log")
+		kv flavors.knfsd.log_errors "$n"
+		grep -iE 'error|fail|unable|WARN' "$work/svcgssd.log" | tail -n 20 | sed 's/^/guest-bench: rpc.svcgssd: /'
+		say "flavors: rpc.svcgssd logged $(wc -l <"$work/svcgssd.log") lines, $n of them errors"
+	fi
+	n=$(grep -ciE 'error|fail|unable' "$work/gssd.log")
+	say "flavors: rpc.gssd logged $(wc -l <"$work/gssd.log") lines, $n with error, fail or unable"
+	grep -iE 'error|fail|unable' "$work/gssd.log" | tail -n 10 | sed 's/^/guest-bench: rpc.gssd: /'
+	dmesg | grep -iE 'rpc|gss|krb5|nfs' | grep -vE 'Registered|Registering|drop_caches|ommand line|Installing knfsd|NFSD: Using' |
+		tail -n 20 | sed 's/^/guest-bench: dmesg: /'
+}
+
 # /tmp is half the guest's 1 GiB: too small for bonnie's 512 MiB file
 mkdir -p "$exp" "$work/state" "$mnt"
 : >"$work/reps"
@@ -667,6 +901,8 @@ DISK=
 say "knfsd on $exp/k (port $K_NFS), usernfsd on $exp/u (port $U_NFS); dd ${dd_mib} MiB; bonnie++ ${bonnie_args[*]}; $reps repetitions"
 [ -z "$versions" ] || modprobe nfsv4 || say "no nfsv4 module in the guest kernel"
 KNFSD_ERR='' K_UP='' U_UP=''
+# (-F) rpc.gssd and rpc.svcgssd before knfsd
+[ -z "$flavors" ] || flavor_setup || exit 0
 if start_knfsd; then
 	K_UP=1
 else
@@ -676,7 +912,7 @@ fi
 # Both run from here on (on different ports), for the ext4 runs' turns and
 # the tmpfs runs'; each stays idle while the other is measured.
 if [ -n "$only_versions" ]; then
-	version_runs
+	if [ -n "$flavors" ]; then flavor_runs; else version_runs; fi
 	[ -z "$K_UP" ] || rpc.nfsd 0 >/dev/null 2>&1
 	exit 0
 fi
