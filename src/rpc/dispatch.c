@@ -514,7 +514,7 @@ run_once_gss(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *cal
 	len = run_procedure(w, req, x, call, proc);
 	w->hold_reply = 0;
 	w->capture = 0;
-	if (len && w->capture_len)
+	if (len && w->capture_len && !call->drc_skip)
 		drc_done(key, w->drc_body, w->capture_len);
 	else
 		drc_forget(key);
@@ -530,7 +530,8 @@ run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
 	size_t len;
 	uint8_t *msg = w->reply + REPLY_HEADROOM;
 
-	if (!(proc->flags & PROC_DRC)) {
+	if (!(proc->flags & PROC_DRC) &&
+	    !(proc->drc_wanted && proc->drc_wanted(args, argslen))) {
 		run_procedure(w, req, x, call, proc);
 		return;
 	}
@@ -564,7 +565,10 @@ run_once(struct worker *w, struct rpc_req *req, XDR *x, struct rpc_call *call,
 	len = run_procedure(w, req, x, call, proc);
 	w->hold_reply = 0;
 	if (len) {
-		drc_done(&key, msg, len);
+		if (call->drc_skip)
+			drc_forget(&key);
+		else
+			drc_done(&key, msg, len);
 		transport_reply(req, msg, len);
 	} else {
 		drc_forget(&key);

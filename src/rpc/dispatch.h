@@ -50,6 +50,12 @@ struct rpc_call {
 	 * NFSv4 defers the check for some operations (RFC 8881 2.6.3.1.1).
 	 */
 	int any_flavor;
+	/*
+	 * A procedure whose drc_wanted put it in the cache found that it
+	 * changed nothing (an NFSv4.0 compound of reads): its reply is not
+	 * kept.
+	 */
+	int drc_skip;
 };
 
 typedef void (*rpc_handler)(struct rpc_call *call, void *args, void *res);
@@ -77,6 +83,12 @@ struct rpc_proc {
 	size_t res_size;
 	rpc_handler fn;
 	unsigned flags;
+	/*
+	 * Not PROC_DRC, but some calls want the cache: asked with the raw
+	 * arguments before they are decoded (NFSv4.0's COMPOUND, which has no
+	 * session to answer its retries; RFC 7530 3.1, 9.1.8).
+	 */
+	int (*drc_wanted)(const uint8_t *args, size_t len);
 };
 
 /*
