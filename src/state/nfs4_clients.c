@@ -1,5 +1,6 @@
 /*
- * NFSv4.1 client records, sessions and slots (nfs4_clients.h).
+ * NFSv4.1 client records, sessions and slots (nfs4_clients.h); NFSv4.0's
+ * SETCLIENTID is nfs40_clients.c, on the same records.
  *
  * One mutex guards it all: every call here is short (a hash lookup, at
  * most a 4 KiB copy of a cached reply), and a compound holds no lock while
@@ -15,58 +16,15 @@
 
 #include "log.h"
 #include "nfs4_clients.h"
+#include "nfs4_clients_impl.h"
 #include "locks.h"
+#include "nfs40_owners.h"
 #include "nfs4_recover.h"
 #include "nfs4_state.h"
 #include "queue.h"
 #include "monotime.h"
 
-#define NBUCKETS 256
-
-struct n4_slot {
-	uint32_t seq;		/* of the last request the slot took */
-	uint8_t used;		/* it took one */
-	uint8_t busy;		/* that request is still running */
-	uint8_t cached;		/* its reply is in reply[0..len) */
-	uint16_t len;
-	uint8_t *reply;		/* cache_max bytes, allocated when first kept */
-};
-
-struct n4_client;
-
-struct n4_session {
-	TAILQ_ENTRY(n4_session) by_client;
-	struct n4_session *hnext;
-	uint8_t id[N4_SESSIONID_SIZE];
-	struct n4_client *clp;		/* NULL once destroyed */
-	unsigned refs;			/* slots busy on it */
-	int dead;			/* destroyed: freed when refs drops to 0 */
-	uint32_t cache_max, maxops;
-	uint32_t maxreq, maxresp;	/* the fore channel's sizes, as granted */
-	size_t reserved;		/* nslots * cache_max, of the budget */
-	uint32_t nslots;
-	struct n4_slot slots[];
-};
-
-struct n4_client {
-	TAILQ_ENTRY(n4_client) link;
-	struct n4_client *hnext;
-	uint64_t clientid;
-	uint8_t verifier[N4_VERIFIER_SIZE];
-	struct n4_principal who;
-	int confirmed, reclaim_complete;
-	uint32_t cs_seq;		/* the CREATE_SESSION sequence expected next */
-	int cs_cached;			/* cs_reply answers a retry of cs_seq - 1 */
-	struct n4_create_out cs_reply;
-	time_t renewed;
-	struct sockaddr_storage addr;
-	unsigned nsessions;
-	TAILQ_HEAD(, n4_session) sessions;
-	size_t ownerlen;
-	uint8_t owner[];
-};
-
-static pthread_mutex_t n4_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t n4_lock = PTHREAD_MUTEX_INITIALIZER;
 static TAILQ_HEAD(, n4_client) all_clients = TAILQ_HEAD_INITIALIZER(all_clients);
 static struct n4_client *client_hash[NBUCKETS];
 static struct n4_session *session_hash[NBUCKETS];
@@ -116,15 +74,15 @@ session_bucket(const uint8_t id[N4_SESSIONID_SIZE])
 	return n % NBUCKETS;
 }
 
-static int
-same_principal(const struct n4_principal *a, const struct n4_principal *b)
+int
+n4c_same_principal(const struct n4_principal *a, const struct n4_principal *b)
 {
 	return a->flavor == b->flavor && a->uid == b->uid && a->gid == b->gid &&
 	    a->name == b->name;
 }
 
-static struct n4_client *
-find_client(uint64_t clientid)
+struct n4_client *
+n4c_find_client(uint64_t clientid)
 {
 	struct n4_client *c;
 
@@ -134,8 +92,8 @@ find_client(uint64_t clientid)
 	return NULL;
 }
 
-static struct n4_client *
-find_owner(const void *owner, size_t len, int confirmed)
+struct n4_client *
+n4c_find_owner(const void *owner, size_t len, int confirmed)
 {
 	struct n4_client *c;
 
@@ -184,8 +142,8 @@ session_destroy(struct n4_session *s)
 		session_free(s);
 }
 
-static void
-client_destroy(struct n4_client *c)
+void
+n4c_destroy(struct n4_client *c)
 {
 	struct n4_client **pp = &client_hash[client_bucket(c->clientid)];
 	struct n4_session *s;
@@ -193,6 +151,7 @@ client_destroy(struct n4_client *c)
 	while ((s = TAILQ_FIRST(&c->sessions)) != NULL)
 		session_destroy(s);
 	n4_state_client_gone(c->clientid);
+	n40_owners_client_gone(c->clientid);
 	if (c->confirmed)
 		n4_recover_remove(c->owner, c->ownerlen);
 	while (*pp != c)
@@ -219,8 +178,8 @@ client_busy(const struct n4_client *c)
  * later (a client that lost its network for a moment keeps its sessions;
  * there is no other state yet for a later client to conflict with).
  */
-static int
-client_expired(const struct n4_client *c, time_t now)
+int
+n4c_expired(const struct n4_client *c, time_t now)
 {
 	time_t life = c->confirmed ? 2 * (time_t)lease_secs : (time_t)lease_secs;
 
@@ -237,8 +196,8 @@ make_room(void)
 	if (nclients < N4_MAX_CLIENTS)
 		return 0;
 	TAILQ_FOREACH_SAFE(c, &all_clients, link, next)
-		if (client_expired(c, now))
-			client_destroy(c);
+		if (n4c_expired(c, now))
+			n4c_destroy(c);
 	if (nclients < N4_MAX_CLIENTS)
 		return 0;
 	TAILQ_FOREACH(c, &all_clients, link)
@@ -247,12 +206,12 @@ make_room(void)
 			oldest = c;
 	if (oldest == NULL)
 		return -1;
-	client_destroy(oldest);
+	n4c_destroy(oldest);
 	return 0;
 }
 
-static struct n4_client *
-client_new(const struct n4_exchange_in *in)
+struct n4_client *
+n4c_new(const struct n4_exchange_in *in)
 {
 	struct n4_client *c;
 	unsigned b;
@@ -293,7 +252,7 @@ exchange_update(struct n4_client *conf, const struct n4_exchange_in *in,
 {
 	if (conf == NULL)
 		return N4_NOENT;
-	if (!same_principal(&conf->who, &in->who))
+	if (!n4c_same_principal(&conf->who, &in->who))
 		return N4_PERM;
 	if (memcmp(conf->verifier, in->verifier, N4_VERIFIER_SIZE) != 0)
 		return N4_NOT_SAME;
@@ -305,17 +264,17 @@ exchange_update(struct n4_client *conf, const struct n4_exchange_in *in,
 static enum n4_result
 exchange_locked(const struct n4_exchange_in *in, struct n4_exchange_out *out)
 {
-	struct n4_client *conf = find_owner(in->owner, in->ownerlen, 1);
-	struct n4_client *unconf = find_owner(in->owner, in->ownerlen, 0);
+	struct n4_client *conf = n4c_find_owner(in->owner, in->ownerlen, 1);
+	struct n4_client *unconf = n4c_find_owner(in->owner, in->ownerlen, 0);
 	struct n4_client *c;
 
 	if (in->update)
 		return exchange_update(conf, in, out);
-	if (conf && !same_principal(&conf->who, &in->who)) {
+	if (conf && !n4c_same_principal(&conf->who, &in->who)) {
 		/* Case 3: another principal's owner, in use while it has sessions. */
-		if (conf->nsessions && !client_expired(conf, mono_sec()))
+		if (conf->nsessions && !n4c_expired(conf, mono_sec()))
 			return N4_CLID_INUSE;
-		client_destroy(conf);
+		n4c_destroy(conf);
 		conf = NULL;
 	}
 	if (conf && memcmp(conf->verifier, in->verifier, N4_VERIFIER_SIZE) == 0) {
@@ -332,9 +291,9 @@ exchange_locked(const struct n4_exchange_in *in, struct n4_exchange_out *out)
 	if (unconf) {
 		if (client_busy(unconf))
 			return N4_DELAY;
-		client_destroy(unconf);
+		n4c_destroy(unconf);
 	}
-	if ((c = client_new(in)) == NULL)
+	if ((c = n4c_new(in)) == NULL)
 		return N4_DELAY;
 	exchange_answer(c, out);
 	return N4_OK;
@@ -413,7 +372,7 @@ static enum n4_result
 create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t *owner,
     size_t *ownerlen)
 {
-	struct n4_client *c = find_client(in->clientid), *old;
+	struct n4_client *c = n4c_find_client(in->clientid), *old;
 
 	if (c == NULL)
 		return N4_STALE_CLIENTID;
@@ -422,7 +381,7 @@ create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t 
 	 * the EXCHANGE_ID (RFC 8881 18.36.4); once confirmed, with SP4_NONE,
 	 * any principal may add a session or retry one, as in knfsd.
 	 */
-	if (!c->confirmed && !same_principal(&c->who, &in->who))
+	if (!c->confirmed && !n4c_same_principal(&c->who, &in->who))
 		return N4_CLID_INUSE;
 	if (c->cs_cached && in->sequence == c->cs_seq - 1) {
 		*out = c->cs_reply;		/* a retry: the same answer */
@@ -435,8 +394,8 @@ create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t 
 	out->sequence = in->sequence;
 	if (!c->confirmed) {
 		/* Case 5 of EXCHANGE_ID ends here: the restarted client's old record goes. */
-		if ((old = find_owner(c->owner, c->ownerlen, 1)) != NULL)
-			client_destroy(old);
+		if ((old = n4c_find_owner(c->owner, c->ownerlen, 1)) != NULL)
+			n4c_destroy(old);
 		c->confirmed = 1;
 		memcpy(owner, c->owner, c->ownerlen);
 		*ownerlen = c->ownerlen;
@@ -583,11 +542,11 @@ n4_destroy_clientid(uint64_t clientid)
 	enum n4_result r = N4_STALE_CLIENTID;
 
 	pthread_mutex_lock(&n4_lock);
-	if ((c = find_client(clientid)) != NULL) {
+	if ((c = n4c_find_client(clientid)) != NULL) {
 		/* Sessions or state left: the client must give them back first (RFC 8881 18.50.3). */
 		r = c->nsessions || n4_state_client_busy(clientid) ? N4_CLIENTID_BUSY : N4_OK;
 		if (r == N4_OK)
-			client_destroy(c);
+			n4c_destroy(c);
 	}
 	pthread_mutex_unlock(&n4_lock);
 	return r;
@@ -647,10 +606,10 @@ n4_clients_tick(void)
 
 	pthread_mutex_lock(&n4_lock);
 	TAILQ_FOREACH_SAFE(c, &all_clients, link, next)
-		if (client_expired(c, now)) {
+		if (n4c_expired(c, now)) {
 			log_debug("NFSv4 client %016llx: lease expired",
 			    (unsigned long long)c->clientid);
-			client_destroy(c);
+			n4c_destroy(c);
 		}
 	pthread_mutex_unlock(&n4_lock);
 	n4_recover_flush(locks_in_grace());
@@ -666,7 +625,7 @@ n4_may_reclaim(uint64_t clientid)
 		return N4_NO_GRACE;
 	pthread_mutex_lock(&n4_lock);
 	/* Only what the last run's records name, and only until RECLAIM_COMPLETE. */
-	if ((c = find_client(clientid)) != NULL && !c->reclaim_complete &&
+	if ((c = n4c_find_client(clientid)) != NULL && !c->reclaim_complete &&
 	    n4_recover_was_client(c->owner, c->ownerlen))
 		r = N4_OK;
 	pthread_mutex_unlock(&n4_lock);
@@ -685,7 +644,7 @@ n4_clients_reset(void)
 
 	pthread_mutex_lock(&n4_lock);
 	while ((c = TAILQ_FIRST(&all_clients)) != NULL)
-		client_destroy(c);
+		n4c_destroy(c);
 	next_client = next_session = 1;
 	pthread_mutex_unlock(&n4_lock);
 }
@@ -704,6 +663,7 @@ n4_clients_foreach(void (*fn)(void *arg, const struct n4_client_info *ci), void 
 		ci.ownerlen = c->ownerlen;
 		ci.addr = c->addr;
 		ci.confirmed = c->confirmed;
+		ci.minor = c->minor0 ? 0 : 1;
 		ci.sessions = c->nsessions;
 		ci.idle_secs = (unsigned)(now - c->renewed);
 		fn(arg, &ci);

@@ -113,6 +113,47 @@ struct n4_sequence_out {
 	uint64_t clientid;
 };
 
+/* ---- NFSv4.0 (RFC 7530 16.33, 16.34, 16.29; nfs40_clients.c) ---- */
+
+/* SETCLIENTID's callback: where a delegation would be recalled (issue 29's next step). */
+struct n40_callback {
+	uint32_t program, ident;
+	char netid[8];			/* "tcp", "tcp6" (r_netid is at most 5 bytes of those) */
+	char addr[64];			/* the universal address, "h1.h2.h3.h4.p1.p2" */
+};
+
+struct n40_setclientid_in {
+	const void *id;			/* nfs_client_id4's id */
+	size_t idlen;
+	uint8_t verifier[N4_VERIFIER_SIZE];
+	struct n4_principal who;
+	struct n40_callback cb;
+	struct sockaddr_storage addr;	/* where it came from, for usernfsctl clients */
+};
+
+struct n40_setclientid_out {
+	uint64_t clientid;
+	uint8_t confirm[N4_VERIFIER_SIZE];
+	struct n40_callback inuse;	/* N4_CLID_INUSE: the record's holder's callback */
+};
+
+/* SETCLIENTID's five cases: a new record, a callback update, a rebooted client... */
+enum n4_result n40_setclientid(const struct n40_setclientid_in *in,
+    struct n40_setclientid_out *out);
+/*
+ * SETCLIENTID_CONFIRM: the record (or the callback update) that clientid
+ * and confirm name is confirmed; a rebooted client's old record goes.
+ * A confirmed client's record is on stable storage before this returns.
+ */
+enum n4_result n40_setclientid_confirm(uint64_t clientid, const uint8_t confirm[N4_VERIFIER_SIZE],
+    const struct n4_principal *who);
+/*
+ * RENEW, and every NFSv4.0 operation that names a client (its clientid,
+ * or a stateid of its): the lease runs anew. N4_STALE_CLIENTID for a
+ * client that is not there, or not confirmed.
+ */
+enum n4_result n40_renew(uint64_t clientid);
+
 /* Before n4_clients_init: the lease time (--lease-time), and what it is. */
 void n4_set_lease(unsigned secs);
 unsigned n4_lease(void);
@@ -178,6 +219,7 @@ struct n4_client_info {
 	size_t ownerlen;
 	struct sockaddr_storage addr;	/* of its last EXCHANGE_ID */
 	int confirmed;
+	int minor;			/* 0: SETCLIENTID's; 1: EXCHANGE_ID's */
 	unsigned sessions;
 	unsigned idle_secs;		/* since it last renewed its lease */
 };
