@@ -31,6 +31,7 @@ struct n4_open {
 	struct n4_open *parent;		/* N4K_LOCK: its open */
 	struct sockaddr_storage peer;	/* N4K_LOCK: where its locks came from */
 	int held;			/* N4K_LOCK: it holds a range, as the lock manager said last */
+	int unconfirmed;		/* N4K_OPEN of an NFSv4.0 open-owner not yet confirmed */
 	uint64_t clientid;
 	struct n4_file file;
 	unsigned access, deny;
@@ -249,6 +250,8 @@ n4_open(const struct n4_open_in *in, struct n4_stateid *out)
 	} else if (o == NULL && (o = new_open(in)) == NULL) {
 		r = N4S_DELAY;
 	} else {
+		if (o->seqid == 0)
+			o->unconfirmed = in->unconfirmed;
 		o->access |= in->access;
 		o->deny |= in->deny;
 		o->seqid = next_seqid(o->seqid);
@@ -258,16 +261,19 @@ n4_open(const struct n4_open_in *in, struct n4_stateid *out)
 	return r;
 }
 
-/* The open sid names for clientid, checking its seqid (0: the current one). */
+/*
+ * The open sid names for clientid, checking its seqid (0: the current
+ * one), and not one of an unconfirmed NFSv4.0 owner unless confirming it.
+ */
 static enum n4_state_result
-lookup_sid(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out)
+lookup_any(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out, int confirming)
 {
 	struct n4_open *o = find_other(sid->other);
 
 	/* One of an earlier boot too: 4.1 has no STALE_STATEID (RFC 8881 15.1.16.5). */
 	if (o == NULL)
 		return N4S_BAD_STATEID;
-	if (o->clientid != clientid)
+	if (o->clientid != clientid || o->unconfirmed != confirming)
 		return N4S_BAD_STATEID;
 	if (sid->seqid != 0 && sid->seqid > o->seqid)
 		return N4S_BAD_STATEID;
@@ -275,6 +281,52 @@ lookup_sid(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out
 		return N4S_OLD_STATEID;
 	*out = o;
 	return N4S_OK;
+}
+
+static enum n4_state_result
+lookup_sid(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out)
+{
+	return lookup_any(clientid, sid, out, 0);
+}
+
+enum n4_state_result
+n4_open_confirm(uint64_t clientid, const struct n4_stateid *sid, struct n4_stateid *out)
+{
+	enum n4_state_result r;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	r = lookup_any(clientid, sid, &o, 1);
+	if (r == N4S_OK && o->kind != N4K_OPEN)
+		r = N4S_BAD_STATEID;
+	if (r == N4S_OK) {
+		o->unconfirmed = 0;
+		o->seqid = next_seqid(o->seqid);
+		answer(o, out);
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+enum n4_state_result
+n4_stateid_owner(const struct n4_stateid *sid, struct n4_sid_owner *out)
+{
+	enum n4_state_result r = N4S_OK;
+	const struct n4_open *o;
+
+	if (memcmp(sid->other, &instance, 4) != 0)
+		return N4S_STALE_STATEID;
+	pthread_mutex_lock(&state_lock);
+	if ((o = find_other(sid->other)) == NULL) {
+		r = N4S_BAD_STATEID;
+	} else {
+		out->clientid = o->clientid;
+		out->lock = o->kind == N4K_LOCK;
+		out->ownerlen = o->ownerlen;
+		memcpy(out->owner, o->owner, o->ownerlen);
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
 }
 
 enum n4_state_result
@@ -502,9 +554,37 @@ n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid)
 	return r;
 }
 
+enum n4_state_result
+n4_release_lockowner(uint64_t clientid, const void *owner, size_t ownerlen)
+{
+	enum n4_state_result r = N4S_OK;
+
+	pthread_mutex_lock(&state_lock);
+	for (unsigned b = 0; b < NBUCKETS && r == N4S_OK; b++)
+		for (const struct n4_open *o = other_hash[b]; o; o = o->by_other)
+			if (o->kind == N4K_LOCK && o->clientid == clientid && o->held &&
+			    same_owner(o->owner, o->ownerlen, owner, ownerlen))
+				r = N4S_LOCKS_HELD;
+	for (unsigned b = 0; b < NBUCKETS && r == N4S_OK; b++) {
+		struct n4_open *o = other_hash[b], *next;
+
+		for (; o; o = next) {
+			next = o->by_other;
+			if (o->kind == N4K_LOCK && o->clientid == clientid &&
+			    same_owner(o->owner, o->ownerlen, owner, ownerlen)) {
+				unlink_open(o);
+				next = other_hash[b];
+			}
+		}
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
 /* Lock states first (their parents must outlive them), then opens. */
 static void
-drop_where(int (*match)(const struct n4_open *, uint64_t), uint64_t clientid)
+drop_where(int (*match)(const struct n4_open *, uint64_t, const void *), uint64_t clientid,
+    const void *arg)
 {
 	char caller[N4_CALLER_LEN];
 
@@ -515,7 +595,7 @@ drop_where(int (*match)(const struct n4_open *, uint64_t), uint64_t clientid)
 
 			for (; o; o = next) {
 				next = o->by_other;
-				if ((int)o->kind != kind || !match(o, clientid))
+				if ((int)o->kind != kind || !match(o, clientid, arg))
 					continue;
 				if (o->kind == N4K_LOCK && o->held) {
 					n4_lock_caller(o->clientid, caller);
@@ -528,28 +608,52 @@ drop_where(int (*match)(const struct n4_open *, uint64_t), uint64_t clientid)
 }
 
 static int
-of_client(const struct n4_open *o, uint64_t clientid)
+of_client(const struct n4_open *o, uint64_t clientid, const void *arg)
 {
+	(void)arg;
 	return o->clientid == clientid;
 }
 
+struct owner_bytes {
+	const void *p;
+	size_t len;
+};
+
+/* An open of the open-owner in arg (struct owner_bytes), or a lock state made from one. */
 static int
-any(const struct n4_open *o, uint64_t clientid)
+of_open_owner(const struct n4_open *o, uint64_t clientid, const void *arg)
 {
-	(void)o; (void)clientid;
+	const struct owner_bytes *w = arg;
+	const struct n4_open *open = open_of(o);
+
+	return o->clientid == clientid && same_owner(open->owner, open->ownerlen, w->p, w->len);
+}
+
+static int
+any(const struct n4_open *o, uint64_t clientid, const void *arg)
+{
+	(void)o; (void)clientid; (void)arg;
 	return 1;
 }
 
 void
 n4_state_client_gone(uint64_t clientid)
 {
-	drop_where(of_client, clientid);
+	drop_where(of_client, clientid, NULL);
+}
+
+void
+n4_state_owner_gone(uint64_t clientid, const void *owner, size_t ownerlen)
+{
+	struct owner_bytes w = { owner, ownerlen };
+
+	drop_where(of_open_owner, clientid, &w);
 }
 
 void
 n4_state_reset(void)
 {
-	drop_where(any, 0);
+	drop_where(any, 0, NULL);
 	counter = 0;
 }
 

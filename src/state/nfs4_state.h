@@ -59,6 +59,7 @@ struct n4_open_in {
 	size_t ownerlen;
 	struct n4_file file;
 	unsigned access, deny;	/* N4_SHARE_* */
+	int unconfirmed;	/* NFSv4.0: the owner is new; a new stateid waits for OPEN_CONFIRM */
 };
 
 /* At start-up: the instance in every stateid (an earlier boot's are stale). */
@@ -72,6 +73,9 @@ enum n4_state_result n4_open(const struct n4_open_in *in, struct n4_stateid *out
 /* OPEN_DOWNGRADE: access and deny become a subset of what the stateid holds. */
 enum n4_state_result n4_open_downgrade(uint64_t clientid, const struct n4_stateid *sid,
     unsigned access, unsigned deny, struct n4_stateid *out);
+/* OPEN_CONFIRM (NFSv4.0): the unconfirmed open sid names is usable now, its seqid bumped. */
+enum n4_state_result n4_open_confirm(uint64_t clientid, const struct n4_stateid *sid,
+    struct n4_stateid *out);
 /* Releases one lock owner's locks on the file of a CLOSE (the lock manager's). */
 typedef void (*n4_release_fn)(void *arg, const void *owner, size_t ownerlen,
     const struct sockaddr_storage *peer);
@@ -128,6 +132,23 @@ enum n4_state_result n4_stateid_use(uint64_t clientid, const struct n4_stateid *
 /* TEST_STATEID of one stateid; FREE_STATEID (an open, or a lock state holding a range: LOCKS_HELD). */
 enum n4_state_result n4_stateid_test(uint64_t clientid, const struct n4_stateid *sid);
 enum n4_state_result n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid);
+
+/* Whose is a stateid (NFSv4.0 names its client and owner by it)? */
+struct n4_sid_owner {
+	uint64_t clientid;
+	int lock;			/* a lock stateid: owner is the lock-owner */
+	uint8_t owner[N4_LOCK_OWNER_MAX];
+	size_t ownerlen;
+};
+/* N4S_STALE_STATEID for one of an earlier boot, N4S_BAD_STATEID for one not ours. */
+enum n4_state_result n4_stateid_owner(const struct n4_stateid *sid, struct n4_sid_owner *out);
+/*
+ * RELEASE_LOCKOWNER (NFSv4.0): the lock-owner's stateids go, unless one
+ * still holds a range (N4S_LOCKS_HELD).
+ */
+enum n4_state_result n4_release_lockowner(uint64_t clientid, const void *owner, size_t ownerlen);
+/* An unconfirmed NFSv4.0 open-owner started anew: its opens go. */
+void n4_state_owner_gone(uint64_t clientid, const void *owner, size_t ownerlen);
 
 /* Every stateid of a client that went (expired, destroyed, rebooted). */
 void n4_state_client_gone(uint64_t clientid);
