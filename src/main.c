@@ -22,7 +22,7 @@ usage(FILE *out)
 	    "  -F, --foreground       stay attached and log to stderr\n"
 	    "  -n, --nfs-port N       NFS port (default %d)\n"
 	    "  -m, --mount-port N     MOUNT port (default %d)\n"
-	    "      --nfs-versions LIST  NFS versions served, of 2,3,4,4.1,4.2 (default all)\n"
+	    "      --nfs-versions LIST  NFS versions served, of 2,3,4,4.0,4.1,4.2 (default all)\n"
 	    "  -b, --bind ADDR        listen on ADDR only (default: all IPv4 and IPv6)\n"
 	    "  -R, --no-rpcbind       do not register with rpcbind\n"
 	    "  -p, --pidfile FILE     write the process id to FILE once ready\n"

@@ -2,7 +2,7 @@
 # integ_nfs4.sh - NFSv4.1/4.2 (RFC 8881, RFC 7862) against tests/nfs4probe,
 # a client built on the XDR rpcgen generates from src/rpc/nfs4_prot.x:
 #   - --nfs-versions: 3 serves no v4; 4.1 alone refuses minor version 2;
-#     5 and 4.0 stop the daemon with a message; v4 is TCP only (rpcbind
+#     5 and 4.3 stop the daemon with a message; 4.1 alone refuses 4.0; v4 is TCP only (rpcbind
 #     has no udp entry, a v4 call over UDP is PROG_MISMATCH 3..3);
 #   - the COMPOUND rules (RFC 8881 2.10.6, 16.2.3, 18): OP_NOT_IN_SESSION,
 #     NOT_ONLY_OP, SEQUENCE_POS, MINOR_VERS_MISMATCH with no results,
@@ -127,7 +127,7 @@ refused() {
 }
 
 # A list naming no version served stops the daemon before it serves.
-for bad in 5 4.0 3,5; do
+for bad in 5 4.3 3,5; do
 	refused "--nfs-versions $bad is refused" 2 "--nfs-versions: '${bad##*,}' is not a version served" \
 		--nfs-versions "$bad"
 done
@@ -158,6 +158,8 @@ expect4 "--nfs-versions 4.1: minor version 2 is MINOR_VERS_MISMATCH, no results"
 	'status=NFS4ERR_MINOR_VERS_MISMATCH nres=0 ' -m 2 exchange_id integ-minor2
 expect4 "--nfs-versions 4.1: an empty compound of minor version 2 too" \
 	'status=NFS4ERR_MINOR_VERS_MISMATCH nres=0 ' compound 2
+expect4 "--nfs-versions 4.1: minor version 0 is MINOR_VERS_MISMATCH, no results" \
+	'status=NFS4ERR_MINOR_VERS_MISMATCH nres=0 ' compound 0 putrootfh
 # No version of NFS over UDP at all: the program is not there (RFC 5531).
 run_expect "--nfs-versions 4.1: any NFS call over UDP is PROG_UNAVAIL" '^rpc=PROG_UNAVAIL' \
 	v4 udp null

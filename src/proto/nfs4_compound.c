@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,10 @@ decode_write(XDR *x, WRITE4args *w)
 static int
 op_known(uint32_t op, uint32_t minor)
 {
-	return op >= OP_ACCESS && op <= (minor >= 2 ? N4_OP_LAST : OP_RECLAIM_COMPLETE);
+	uint32_t last = minor >= 2 ? N4_OP_LAST : minor == 1 ? OP_RECLAIM_COMPLETE :
+	    OP_RELEASE_LOCKOWNER;
+
+	return op >= OP_ACCESS && op <= last;
 }
 
 /* One operation into o; FALSE with a->bad and a->bad_op set if it did not decode. */
@@ -149,6 +153,8 @@ check_position(const struct n4_compound *c, uint32_t op)
 {
 	const struct n4_op *d = &n4_ops[op];
 
+	if (c->minor == 0)
+		return NFS4_OK;		/* no sessions: any operation anywhere (RFC 7530 15.2) */
 	if (d->flags & OP4_V40_ONLY)
 		return NFS4ERR_NOTSUPP;
 	if ((d->flags & OP4_MINOR2) && c->minor < 2)
@@ -217,7 +223,12 @@ run_op(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		st = NFS4ERR_NOTSUPP;
 	else if (st == NFS4_OK) {
 		c->call->any_flavor = any_flavor(c, a);
-		st = n4_ops[op].fn(c, a, r);
+		if (c->minor == 0 && (st = n40_bind(c, a)) != NFS4_OK)
+			;	/* the client or stateid it names is stale */
+		else if (c->minor == 0 && (n4_ops[op].flags & OP4_SEQID))
+			st = n40_run_seqid(c, a, r, n4_ops[op].fn);
+		else
+			st = n4_ops[op].fn(c, a, r);
 	}
 	*n4_res_status(r) = st;
 	count_op(op, st, t0);
@@ -279,6 +290,16 @@ release_slot(struct n4_compound *c, COMPOUND4res *r)
 	n4_slot_done(&c->slot, fits ? buf : NULL, len);
 }
 
+/* Does the compound carry an operation that changes something (its retry must not run again)? */
+static int
+changes(const struct n4_args *a)
+{
+	for (unsigned i = 0; i < a->ndecoded; i++)
+		if (n4_ops[a->a.argarray.argarray_val[i].argop].flags & OP4_CHANGES)
+			return 1;
+	return 0;
+}
+
 static void
 nfs4_compound(struct rpc_call *call, void *argp, void *resp)
 {
@@ -336,6 +357,8 @@ nfs4_compound(struct rpc_call *call, void *argp, void *resp)
 	}
 	if (st == NFS4_OK && n < c.nops)
 		st = bad_op(a, &res[n++]);
+	if (c.minor == 0)
+		call->drc_skip = !changes(a);
 	r->status = st;
 	r->resarray.resarray_len = n;
 	if (c.in_session)
@@ -356,16 +379,38 @@ nfs4_set_minors(unsigned mask)
 	    N4_OP_LAST + 1);
 }
 
+/*
+ * NFSv4.0 has no session to answer a retransmission, so its compounds go
+ * through the duplicate request cache (RFC 7530 9.1.8 leaves the owners'
+ * replies for the sequenced operations to the server and the rest to
+ * this). Read from the raw arguments: tag, then the minor version.
+ */
+static int
+drc_wanted(const uint8_t *args, size_t len)
+{
+	uint32_t taglen, minor;
+
+	if (len < 8)
+		return 0;
+	memcpy(&taglen, args, 4);
+	taglen = ntohl(taglen);
+	if (taglen > len - 8 || ((taglen + 3) & ~3u) > len - 8)
+		return 0;
+	memcpy(&minor, args + 4 + ((taglen + 3) & ~3u), 4);
+	return ntohl(minor) == 0;
+}
+
 typedef struct n4_args n4_args;
 typedef struct n4_reply n4_reply;
 
 /*
- * COMPOUND is not idempotent, but its retries are the session's to answer
- * (the slot's cache), not the DRC's, so it is not PROC_DRC; it may wait on
- * the disk.
+ * COMPOUND is not idempotent, but the retries of 4.1 and 4.2 are the
+ * session's to answer (the slot's cache), not the DRC's, so it is not
+ * PROC_DRC; 4.0's are the DRC's (drc_wanted). It may wait on the disk.
  */
 const struct rpc_proc nfs4_procs[NFS4_NPROCS] = {
 	[NFSPROC4_NULL] = RPC_PROC_NULL("NULL"),
-	[NFSPROC4_COMPOUND] = RPC_PROC("COMPOUND", n4_args, n4_reply, nfs4_compound,
-	    PROC_AUTH_SYS | PROC_BULK | PROC_STATUS),
+	[NFSPROC4_COMPOUND] = { "COMPOUND", XDRPROC(xdr_n4_args), sizeof(n4_args),
+	    XDRPROC(xdr_n4_reply), sizeof(n4_reply), nfs4_compound,
+	    PROC_AUTH_SYS | PROC_BULK | PROC_STATUS, drc_wanted },
 };

@@ -111,7 +111,7 @@ n4_stateid_check(struct n4_compound *c, const stateid4 *sid, struct n4_obj *o, u
 	if (other_is(sid, 0xff) && sid->seqid == NFS4_UINT32_MAX)
 		return (need & N4_SHARE_READ) ? NFS4_OK :	/* READ bypasses the deny bits */
 		    state_status[n4_stateid_use(c->clientid, NULL, &f, need)];
-	if (other_is(sid, 0) && sid->seqid == 1) {
+	if (other_is(sid, 0) && sid->seqid == 1 && c->minor > 0) {
 		if (!c->have_cur_sid)
 			return NFS4ERR_BAD_STATEID;
 		sid = &c->cur_sid;
@@ -125,7 +125,8 @@ n4_stateid_check(struct n4_compound *c, const stateid4 *sid, struct n4_obj *o, u
 const stateid4 *
 n4_named_sid(struct n4_compound *c, const stateid4 *sid)
 {
-	if (other_is(sid, 0) && sid->seqid == 1)
+	/* NFSv4.0 has no current stateid: the one that would say so is just not a stateid. */
+	if (other_is(sid, 0) && sid->seqid == 1 && c->minor > 0)
 		return c->have_cur_sid ? &c->cur_sid : NULL;
 	return sid;
 }
@@ -142,7 +143,7 @@ struct open_req {
 };
 
 static nfsstat4
-check_share(const OPEN4args *a, unsigned *access, unsigned *deny)
+check_share(uint32_t minor, const OPEN4args *a, unsigned *access, unsigned *deny)
 {
 	uint32_t want = a->share_access & ~(uint32_t)OPEN4_SHARE_ACCESS_BOTH;
 
@@ -150,6 +151,8 @@ check_share(const OPEN4args *a, unsigned *access, unsigned *deny)
 	*deny = a->share_deny;
 	if (*access == 0 || a->share_deny > OPEN4_SHARE_DENY_BOTH)
 		return NFS4ERR_INVAL;
+	if (minor == 0 && want)
+		return NFS4ERR_INVAL;	/* NFSv4.0 has no want bits (RFC 7530 16.16) */
 	/* 4.1's want bits: the delegation mask and the two signal flags, nothing else. */
 	if (want & ~(uint32_t)(OPEN4_SHARE_ACCESS_WANT_DELEG_MASK |
 	    OPEN4_SHARE_ACCESS_WANT_SIGNAL_DELEG_WHEN_RESRC_AVAIL |
@@ -261,7 +264,8 @@ open_create(struct open_req *q, struct fs_ctx *dir, const char *name, struct fs_
 		break;
 	case EXCLUSIVE4_1: {
 		bitmap4 set;
-		nfsstat4 s = create_attrs(q, &how->createhow4_u.ch_createboth.cva_attrs, 1, &set);
+		nfsstat4 s = q->c->minor == 0 ? NFS4ERR_INVAL :	/* 4.1's (RFC 7530 has three) */
+		    create_attrs(q, &how->createhow4_u.ch_createboth.cva_attrs, 1, &set);
 
 		if (s != NFS4_OK)
 			return s;
@@ -312,6 +316,7 @@ open_file(struct open_req *q, struct fs_ctx *file, struct stat *st)
 	in.file = f;
 	in.access = q->access;
 	in.deny = q->deny;
+	in.unconfirmed = q->c->open_unconfirmed;
 	if ((s = state_status[n4_open(&in, &sid)]) != NFS4_OK)
 		return s;
 	/* UNCHECKED's truncation of a file that was there, once the open stands. */
@@ -411,7 +416,8 @@ open_by_fh(struct open_req *q, struct n4_obj *o)
 static int
 new_open_grace(const struct n4_compound *c)
 {
-	return locks_in_grace() || !n4_reclaims_done(&c->slot);
+	/* NFSv4.0 has no RECLAIM_COMPLETE: its clients reclaim until the grace period ends. */
+	return locks_in_grace() || (c->minor > 0 && !n4_reclaims_done(&c->slot));
 }
 
 nfsstat4
@@ -425,9 +431,14 @@ n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 
 	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
 		return s;
-	if ((s = check_share(args, &q.access, &q.deny)) != NFS4_OK) {
+	if ((s = check_share(c->minor, args, &q.access, &q.deny)) != NFS4_OK) {
 		n4_obj_end(&o);
 		return s;
+	}
+	/* The claims by filehandle are NFSv4.1's (RFC 8881 18.16.1). */
+	if (c->minor == 0 && claim->claim > CLAIM_DELEGATE_PREV) {
+		n4_obj_end(&o);
+		return NFS4ERR_INVAL;
 	}
 	switch (claim->claim) {
 	case CLAIM_NULL:
@@ -574,4 +585,17 @@ n4_op_free_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return NFS4ERR_BAD_STATEID;
 	n4_sid_from_wire(sid, &s);
 	return state_status[n4_stateid_free(c->clientid, &s)];
+}
+
+nfsstat4
+n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	struct n4_obj o;
+	nfsstat4 s;
+
+	(void)a; (void)r;
+	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
+		return s;
+	n4_obj_end(&o);
+	return NFS4ERR_BAD_STATEID;	/* no delegation is handed out: none is this one */
 }

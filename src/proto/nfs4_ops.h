@@ -46,6 +46,8 @@ struct n4_compound {
 	size_t replay_len;
 	int replay_uncached;
 	int databuf_taken;		/* a READ has the worker's data buffer (nfs4_io.c) */
+	/* NFSv4.0: the OPEN running is its open-owner's first, not yet confirmed (nfs40_seqid.c). */
+	int open_unconfirmed;
 };
 
 typedef nfsstat4 (*n4_op_fn)(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
@@ -64,6 +66,10 @@ typedef nfsstat4 (*n4_op_fn)(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r
 #define OP4_PUTFH	0x10	/* PUTFH, PUTROOTFH, PUTPUBFH, RESTOREFH */
 #define OP4_SEC_LATER	0x20	/* after a put, the put does not check the flavor */
 #define OP4_SEC_ANY	0x40	/* admits any flavor itself */
+/* NFSv4.0: sequenced by its owner's seqid, its reply kept for a retransmission (nfs40_seqid.c). */
+#define OP4_SEQID	0x80
+/* Changes something: an NFSv4.0 compound with one keeps its reply in the DRC. */
+#define OP4_CHANGES	0x100
 
 struct n4_op {
 	const char *name;
@@ -176,6 +182,30 @@ nfsstat4 n4_op_create(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_remove(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_rename(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_link(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+
+/* The client-record results as statuses (nfs4_session.c), and who calls, as records compare it. */
+extern const nfsstat4 n4_status[N4_NRESULTS];
+struct n4_principal n4_principal_of(const struct n4_compound *c);
+
+/*
+ * NFSv4.0 (nfs40_client.c): SETCLIENTID, SETCLIENTID_CONFIRM, RENEW, and
+ * before each operation the client it names (its clientid, or a stateid
+ * of its), whose lease that renews: STALE_CLIENTID, STALE_STATEID...
+ */
+nfsstat4 n4_op_setclientid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_setclientid_confirm(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_renew(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n40_bind(struct n4_compound *c, const nfs_argop4 *a);
+/*
+ * NFSv4.0's sequenced operations (nfs40_seqid.c): fn run under its
+ * owner's seqid (RFC 7530 9.1.7), or the kept reply of a retransmission;
+ * OPEN_CONFIRM and RELEASE_LOCKOWNER.
+ */
+nfsstat4 n40_run_seqid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r, n4_op_fn fn);
+nfsstat4 n4_op_open_confirm(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+nfsstat4 n4_op_release_lockowner(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+/* DELEGRETURN: no delegation is handed out yet, so none is ever returned (BAD_STATEID). */
+nfsstat4 n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
 /* The session operations (nfs4_session.c). */
 nfsstat4 n4_op_exchange_id(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);

@@ -18,7 +18,7 @@
 #include "rpc/req.h"
 #include "rpc/transport.h"
 
-static const nfsstat4 n4_status[N4_NRESULTS] = {
+const nfsstat4 n4_status[N4_NRESULTS] = {
 	[N4_OK] = NFS4_OK,
 	[N4_STALE_CLIENTID] = NFS4ERR_STALE_CLIENTID,
 	[N4_CLID_INUSE] = NFS4ERR_CLID_INUSE,
@@ -51,8 +51,8 @@ static const nfsstat4 n4_status[N4_NRESULTS] = {
  * AUTH_SYS's ids, or under RPCSEC_GSS the principal's name (host/a and
  * host/b are both unmapped, with the same ids).
  */
-static struct n4_principal
-principal_of(const struct n4_compound *c)
+struct n4_principal
+n4_principal_of(const struct n4_compound *c)
 {
 	const struct rpc_cred *cr = &c->call->cred;
 	struct n4_principal p = { cr->flavor, cr->uid, cr->gid, 0 };
@@ -138,7 +138,7 @@ n4_op_exchange_id(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	in.owner = args->eia_clientowner.co_ownerid.co_ownerid_val;
 	in.ownerlen = args->eia_clientowner.co_ownerid.co_ownerid_len;
 	memcpy(in.verifier, args->eia_clientowner.co_verifier, N4_VERIFIER_SIZE);
-	in.who = principal_of(c);
+	in.who = n4_principal_of(c);
 	in.update = (args->eia_flags & EXCHGID4_FLAG_UPD_CONFIRMED_REC_A) != 0;
 	in.addr = c->call->req->peer;
 	if ((res = n4_exchange_id(&in, &out)) != N4_OK)
@@ -240,7 +240,7 @@ n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	memset(&in, 0, sizeof(in));
 	in.clientid = args->csa_clientid;
 	in.sequence = args->csa_sequence;
-	in.who = principal_of(c);
+	in.who = n4_principal_of(c);
 	in.flags = args->csa_flags;
 	channel_in(&args->csa_fore_chan_attrs, &in.fore);
 	channel_in(&args->csa_back_chan_attrs, &in.back);

@@ -15,7 +15,7 @@ static const struct {
 	unsigned bits;
 } version_names[] = {
 	{ "2", NFSVERS_2 }, { "3", NFSVERS_3 }, { "4", NFSVERS_4 },
-	{ "4.1", NFSVERS_4_1 }, { "4.2", NFSVERS_4_2 },
+	{ "4.0", NFSVERS_4_0 }, { "4.1", NFSVERS_4_1 }, { "4.2", NFSVERS_4_2 },
 };
 
 int
@@ -37,7 +37,7 @@ nfs_versions_parse(const char *list, unsigned *out, char *err, size_t errlen)
 				break;
 		if (i == ARRAY_SIZE(version_names)) {
 			snprintf(err, errlen, "--nfs-versions: '%s' is not a version served "
-			    "(2, 3, 4, 4.1, 4.2)", word);
+			    "(2, 3, 4, 4.0, 4.1, 4.2)", word);
 			return -1;
 		}
 		bits |= version_names[i].bits;
@@ -63,7 +63,8 @@ nfs_program_build(unsigned bits)
 	if (bits & NFSVERS_3)
 		versions[n++] = (struct rpc_version){ 3, nfs3_procs, NFS3_NPROCS, 0 };
 	if (bits & NFSVERS_4) {
-		nfs4_set_minors((bits & NFSVERS_4_1 ? 1u << 1 : 0) | (bits & NFSVERS_4_2 ? 1u << 2 : 0));
+		nfs4_set_minors((bits & NFSVERS_4_0 ? 1u << 0 : 0) |
+		    (bits & NFSVERS_4_1 ? 1u << 1 : 0) | (bits & NFSVERS_4_2 ? 1u << 2 : 0));
 		versions[n++] = (struct rpc_version){ 4, nfs4_procs, NFS4_NPROCS, RPC_VERS_TCP_ONLY };
 	}
 	program.nversions = n;

@@ -12,12 +12,13 @@
 
 #define NFS_PROGRAM_NUMBER 100003
 
-/* What --nfs-versions names, as bits (NFSv4.1 and 4.2 join with issue 27's rooms). */
+/* What --nfs-versions names, as bits; "4" is every minor version of NFSv4. */
 #define NFSVERS_2	0x01
 #define NFSVERS_3	0x02
 #define NFSVERS_4_1	0x04
 #define NFSVERS_4_2	0x08
-#define NFSVERS_4	(NFSVERS_4_1 | NFSVERS_4_2)
+#define NFSVERS_4_0	0x10
+#define NFSVERS_4	(NFSVERS_4_0 | NFSVERS_4_1 | NFSVERS_4_2)
 /*
  * What a stock mount finds: every version, with several heads too (their
  * NFSv4 client records move with the identity's state directory, as the
