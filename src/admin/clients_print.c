@@ -127,14 +127,15 @@ print_one_v4(void *arg, const struct n4_client_info *ci)
 		json_str(vp->out, addr);
 		fputs(",\"owner\":", vp->out);
 		json_str(vp->out, owner);
-		fprintf(vp->out, ",\"confirmed\":%s,\"sessions\":%u,\"idle_s\":%u}",
-		    ci->confirmed ? "true" : "false", ci->sessions, ci->idle_secs);
+		fprintf(vp->out, ",\"confirmed\":%s,\"sessions\":%u,\"idle_s\":%u,\"minor\":%d}",
+		    ci->confirmed ? "true" : "false", ci->sessions, ci->idle_secs, ci->minor);
 	} else {
 		if (vp->n == 0)
-			fprintf(vp->out, "\nNFSv4 clients:\n%-16s %-39s %-9s %8s %6s  %s\n", "CLIENTID",
-			    "ADDRESS", "CONFIRMED", "SESSIONS", "IDLE_S", "OWNER");
-		fprintf(vp->out, "%016llx %-39s %-9s %8u %6u  %s\n", (unsigned long long)ci->clientid,
-		    addr, ci->confirmed ? "yes" : "no", ci->sessions, ci->idle_secs, owner);
+			fprintf(vp->out, "\nNFSv4 clients:\n%-16s %-4s %-39s %-9s %8s %6s  %s\n",
+			    "CLIENTID", "VERS", "ADDRESS", "CONFIRMED", "SESSIONS", "IDLE_S", "OWNER");
+		fprintf(vp->out, "%016llx 4.%-2d %-39s %-9s %8u %6u  %s\n",
+		    (unsigned long long)ci->clientid, ci->minor, addr,
+		    ci->confirmed ? "yes" : "no", ci->sessions, ci->idle_secs, owner);
 	}
 	vp->n++;
 }

@@ -140,6 +140,7 @@ n4_op_exchange_id(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	memcpy(in.verifier, args->eia_clientowner.co_verifier, N4_VERIFIER_SIZE);
 	in.who = n4_principal_of(c);
 	in.update = (args->eia_flags & EXCHGID4_FLAG_UPD_CONFIRMED_REC_A) != 0;
+	in.minor = c->minor;
 	in.addr = c->call->req->peer;
 	if ((res = n4_exchange_id(&in, &out)) != N4_OK)
 		return n4_status[res];

@@ -224,6 +224,7 @@ n4c_new(const struct n4_exchange_in *in)
 	memcpy(c->verifier, in->verifier, N4_VERIFIER_SIZE);
 	c->who = in->who;
 	c->addr = in->addr;
+	c->minor = in->minor;
 	c->cs_seq = 1;
 	c->renewed = mono_sec();
 	TAILQ_INIT(&c->sessions);
@@ -663,7 +664,7 @@ n4_clients_foreach(void (*fn)(void *arg, const struct n4_client_info *ci), void 
 		ci.ownerlen = c->ownerlen;
 		ci.addr = c->addr;
 		ci.confirmed = c->confirmed;
-		ci.minor = c->minor0 ? 0 : 1;
+		ci.minor = (int)c->minor;
 		ci.sessions = c->nsessions;
 		ci.idle_secs = (unsigned)(now - c->renewed);
 		fn(arg, &ci);

@@ -61,6 +61,7 @@ struct n4_exchange_in {
 	uint8_t verifier[N4_VERIFIER_SIZE];
 	struct n4_principal who;
 	int update;		/* EXCHGID4_FLAG_UPD_CONFIRMED_REC_A */
+	uint32_t minor;		/* of the compound, for usernfsctl clients */
 	struct sockaddr_storage addr;	/* where it came from, for usernfsctl clients */
 };
 
@@ -219,7 +220,7 @@ struct n4_client_info {
 	size_t ownerlen;
 	struct sockaddr_storage addr;	/* of its last EXCHANGE_ID */
 	int confirmed;
-	int minor;			/* 0: SETCLIENTID's; 1: EXCHANGE_ID's */
+	int minor;			/* 0: SETCLIENTID's; 1 or 2: of EXCHANGE_ID's compound */
 	unsigned sessions;
 	unsigned idle_secs;		/* since it last renewed its lease */
 };

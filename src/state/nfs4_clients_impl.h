@@ -58,6 +58,7 @@ struct n4_client {
 	 * cb_next until SETCLIENTID_CONFIRM with next_confirm.
 	 */
 	int minor0, cb_update;
+	uint32_t minor;			/* the minor version it came with */
 	uint8_t confirm[N4_VERIFIER_SIZE], next_confirm[N4_VERIFIER_SIZE];
 	struct n40_callback cb, cb_next;
 	unsigned nsessions;
