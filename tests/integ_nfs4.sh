@@ -1374,7 +1374,7 @@ run_expect "usernfsctl stats shows the NFSv4 state against its bounds" '^  sessi
 	"$USERNFSCTL" -s "$CTL_SOCK" stats
 run4 exchange_id "integ listed owner" ++ create_session
 run_expect "usernfsctl clients lists a v4 client with its owner, address and session" \
-	'^[0-9a-f]{16} 127\.0\.0\.1 +yes +1 +[0-9]+  integ listed owner$' \
+	'^[0-9a-f]{16} 4\.1  127\.0\.0\.1 +yes +1 +[0-9]+  integ listed owner$' \
 	"$USERNFSCTL" -s "$CTL_SOCK" clients
 run_expect "... and its JSON" '"owner":"integ listed owner","confirmed":true,"sessions":1' \
 	"$USERNFSCTL" -s "$CTL_SOCK" clients --json
