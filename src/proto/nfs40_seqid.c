@@ -91,7 +91,8 @@ keep(const struct n4_compound *c, const nfs_resop4 *r, nfsstat4 st, struct kept 
 		k->cinfo = o->cinfo;
 		k->rflags = o->rflags;
 		k->attrset_len = o->attrset.bitmap4_len < 2 ? o->attrset.bitmap4_len : 2;
-		memcpy(k->attrset, o->attrset.bitmap4_val, k->attrset_len * sizeof(uint32_t));
+		if (k->attrset_len)
+			memcpy(k->attrset, o->attrset.bitmap4_val, k->attrset_len * sizeof(uint32_t));
 		k->fhlen = c->cur.len;
 		memcpy(k->fh, c->cur.data, c->cur.len);
 		break;

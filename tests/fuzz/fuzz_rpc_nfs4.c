@@ -10,6 +10,10 @@
  * marker hides it): slot 0 of the session expects sequence id 1, the
  * client's next CREATE_SESSION sequence is 2.
  *
+ * NFSv4.0 compounds (v40_seeds) need no session; they name the same
+ * client by its clientid marker (RENEW and OPEN accept any confirmed
+ * client), and carry owners' seqids.
+ *
  * The seeds of the file operations are compounds after SEQUENCE on that
  * slot, on the scratch tree's objects by their handle markers (fh3m).
  * Stateids cannot be written into an input either: a seed's READ,
@@ -1080,6 +1084,120 @@ v42_seeds(void)
 	xattr_seeds();
 }
 
+/* ---- NFSv4.0: no session; the fixture's clientid serves (RENEW accepts any confirmed one) ---- */
+
+/* OPEN (4.0): owner and seqid given, CLAIM_NULL of name, created UNCHECKED when create. */
+static void
+op_open40(struct msg *m, uint32_t seqid, const char *owner, const char *name, int create)
+{
+	rr_enc_u32(&m->e, OP_OPEN);
+	rr_enc_u32(&m->e, seqid);
+	rr_enc_u32(&m->e, OPEN4_SHARE_ACCESS_BOTH);
+	rr_enc_u32(&m->e, OPEN4_SHARE_DENY_NONE);
+	clientid_marker(m);
+	rr_enc_string(&m->e, owner);
+	if (create) {
+		rr_enc_u32(&m->e, OPEN4_CREATE);
+		rr_enc_u32(&m->e, UNCHECKED4);
+		fattr_mode(m, 0644);
+	} else {
+		rr_enc_u32(&m->e, OPEN4_NOCREATE);
+	}
+	rr_enc_u32(&m->e, CLAIM_NULL);
+	rr_enc_string(&m->e, name);
+}
+
+/* An operation with a seqid and a stateid of no one (the fuzzer may find better). */
+static void
+op_seqid_sid(struct msg *m, uint32_t op, uint32_t seqid, int sid_first)
+{
+	rr_enc_u32(&m->e, op);
+	if (sid_first) {
+		stateid_special(m, 7);
+		rr_enc_u32(&m->e, seqid);
+	} else {
+		rr_enc_u32(&m->e, seqid);
+		stateid_special(m, 7);
+	}
+}
+
+static void
+v40_seeds(void)
+{
+	struct msg m;
+
+	compound(&m, 0, 2);
+	rr_enc_u32(&m.e, OP_SETCLIENTID);
+	rr_enc_fixed(&m.e, "v40-verf", 8);
+	rr_enc_string(&m.e, "fuzz-v40-client");
+	rr_enc_u32(&m.e, 0x40000000);		/* cb_program */
+	rr_enc_string(&m.e, "tcp");
+	rr_enc_string(&m.e, "127.0.0.1.3.1");
+	rr_enc_u32(&m.e, 1);			/* callback_ident */
+	rr_enc_u32(&m.e, OP_SETCLIENTID_CONFIRM);
+	clientid_marker(&m);
+	rr_enc_fixed(&m.e, "confirm!", 8);
+	seed(&m, "nfs4.0-setclientid-confirm");
+	compound(&m, 0, 3);
+	rr_enc_u32(&m.e, OP_RENEW);
+	clientid_marker(&m);
+	op_plain(&m, OP_PUTROOTFH);
+	op_getattr(&m);
+	seed(&m, "nfs4.0-renew-putrootfh-getattr");
+	/* A new owner's OPEN, its retransmission (the same seqid), OPEN_CONFIRM, CLOSE. */
+	compound(&m, 0, 6);
+	op_putfh(&m, O_ROOT);
+	op_open40(&m, 1, "fuzz-v40-owner", "file", 0);
+	op_open40(&m, 1, "fuzz-v40-owner", "file", 0);
+	op_plain(&m, OP_GETFH);
+	op_seqid_sid(&m, OP_OPEN_CONFIRM, 2, 1);
+	op_seqid_sid(&m, OP_CLOSE, 3, 0);
+	seed(&m, "nfs4.0-open-replay-confirm-close");
+	/* LOCK with a new lock-owner, LOCKT, LOCKU, RELEASE_LOCKOWNER. */
+	compound(&m, 0, 6);
+	op_putfh(&m, O_ROOT);
+	op_open40(&m, 5, "fuzz-v40-locker", "v40lock", 1);
+	rr_enc_u32(&m.e, OP_LOCK);
+	rr_enc_u32(&m.e, WRITE_LT);
+	rr_enc_u32(&m.e, 0);			/* reclaim */
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u64(&m.e, 100);
+	rr_enc_u32(&m.e, 1);			/* new_lock_owner */
+	rr_enc_u32(&m.e, 6);			/* open_seqid */
+	stateid_special(&m, 1);
+	rr_enc_u32(&m.e, 1);			/* lock_seqid */
+	clientid_marker(&m);
+	rr_enc_string(&m.e, "fuzz-v40-lockowner");
+	rr_enc_u32(&m.e, OP_LOCKT);
+	rr_enc_u32(&m.e, READ_LT);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u64(&m.e, 10);
+	clientid_marker(&m);
+	rr_enc_string(&m.e, "fuzz-v40-other");
+	rr_enc_u32(&m.e, OP_LOCKU);
+	rr_enc_u32(&m.e, WRITE_LT);
+	rr_enc_u32(&m.e, 2);			/* seqid */
+	stateid_special(&m, 1);
+	rr_enc_u64(&m.e, 0);
+	rr_enc_u64(&m.e, 100);
+	rr_enc_u32(&m.e, OP_RELEASE_LOCKOWNER);
+	clientid_marker(&m);
+	rr_enc_string(&m.e, "fuzz-v40-lockowner");
+	seed(&m, "nfs4.0-open-lock-lockt-locku-release");
+	compound(&m, 0, 3);
+	op_putfh(&m, O_FILE);
+	op_seqid_sid(&m, OP_OPEN_DOWNGRADE, 9, 1);
+	rr_enc_u32(&m.e, OPEN4_SHARE_ACCESS_READ);
+	rr_enc_u32(&m.e, OPEN4_SHARE_DENY_NONE);
+	rr_enc_u32(&m.e, OP_DELEGRETURN);
+	stateid_special(&m, 1);
+	seed(&m, "bad-nfs4.0-downgrade-delegreturn");
+	compound(&m, 0, 2);
+	op_sequence(&m, 1, 0);
+	op_plain(&m, OP_PUTROOTFH);
+	seed(&m, "bad-nfs4.0-sequence-illegal");
+}
+
 void
 n4fx_seeds(void)
 {
@@ -1090,4 +1208,5 @@ n4fx_seeds(void)
 	change_seeds();
 	error_seeds();
 	v42_seeds();
+	v40_seeds();
 }
