@@ -1,5 +1,5 @@
 #!/bin/sh
-# The Linux kernel's NFSv4.1 and 4.2 client against usernfsd, in a QEMU
+# The Linux kernel's NFSv4.0, 4.1 and 4.2 client against usernfsd, in a QEMU
 # guest booted from Debian's kernel (tests/guest/run-guest,
 # tests/guest/kernel-v4.sh): the server in namespaces of its own behind
 # an nftables wall that admits TCP 2049 only. One boot for every check.

@@ -1,19 +1,19 @@
 #!/bin/bash
-# Runs inside the QEMU guest (see run-guest): the Linux kernel's NFSv4.1
-# and 4.2 client against usernfsd, one boot for the whole battery.
+# Runs inside the QEMU guest (see run-guest): the Linux kernel's NFSv4.0,
+# 4.1 and 4.2 client against usernfsd, one boot for the whole battery.
 #   kernel-v4.sh USERNFSD LOCKTOOL USERNFSCTL
 # The server lives in network, mount and UTS namespaces of its own, joined
 # to the guest's by a veth pair, behind an nftables wall that lets in TCP
 # 2049 and nothing else: no rpcbind, no MOUNT, no NLM, no NSM. What works
 # through it is what a v4 client really needs.
-#   server  v4server 192.168.78.1   usernfsd --nfs-versions 3,4.1,4.2
+#   server  v4server 192.168.78.1   usernfsd --nfs-versions 3,4
 #   client  v4client 192.168.78.2   the guest's root namespace
 # Checks: a mount with no vers= picks 4.2; vers=4.1 mounts; the pseudo
 # file system from "/" down to the export; reading the tree back (OPEN,
 # READ, CLOSE, READDIR of 2000 names, symlinks); the POSIX workout (create,
 # append, truncate, rename, link, symlink, mkdir/rmdir, chmod, chown, utime,
 # mkfifo, unlink) with the server's file system checked after, over 4.1 and
-# again over 4.2; a 24 MB file
+# again over 4.0 and 4.2; a 24 MB file
 # written and read back; tar extracted and compared; rm -rf; the server's
 # v3 and MOUNT ports unreachable through the wall; byte-range locks
 # (LOCK, LOCKT, LOCKU) between two guest processes, against a process on
@@ -21,11 +21,23 @@
 # killed (SIGKILL) and started again while the guest holds a file open
 # and a lock on it: the client reclaims both in the grace period (the
 # lock keeps a server process out again), and the grace period ends as
-# soon as that client said RECLAIM_COMPLETE; NFSv4.2's SEEK_DATA/SEEK_HOLE, fallocate, hole
+# soon as that client said RECLAIM_COMPLETE; NFSv4.0 (RFC 7530) beside
+# the 4.1 mount, a client of its own (SETCLIENTID, OPEN_CONFIRM, open and
+# lock owner seqids): its locks, 4.1's and a server process's exclude
+# each other both ways, read locks share, a second 4.0 lock owner locks
+# beside the first, a 4.0 waiter polls its way in (DENIED, then
+# granted), and a second SIGKILL and restart while a 4.0 process
+# holds a file open for writing and another a lock: both reclaimed, the
+# writes go on in the grace period, which runs its full length (a 4.0
+# client never says RECLAIM_COMPLETE: a new 4.1 lock waits it out); the
+# server counts SETCLIENTID, SETCLIENTID_CONFIRM, OPEN_CONFIRM and, once
+# the 4.0 client sat idle, RENEW; NFSv4.2's SEEK_DATA/SEEK_HOLE, fallocate, hole
 # punching and copy_file_range reaching the server as SEEK, ALLOCATE,
-# DEALLOCATE and COPY (its statistics say so); with the wall lowered, a v3 mount's NLM locks and
-# a v4.1 mount's exclude each other both ways; a client cut off from the
-# server loses its lock once its lease (--lease-time 10) is over.
+# DEALLOCATE and COPY (its statistics say so); with the wall lowered, a v3
+# mount's NLM locks and a v4.1 mount's, and a v4.0 mount's, exclude each
+# other both ways; a 4.1 and a 4.0 client cut off from the server (at
+# once, one wait) lose their locks once their lease (--lease-time 10) is
+# over.
 set -u
 daemon=$1
 # Every lock call gives up after 30 s (status 142).
@@ -86,11 +98,13 @@ table inet wall {
 	}
 }
 EOF
-srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 \
+srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4 \
 	--lease-time "$LEASE" || fatal "usernfsd did not start"
 
 # mnt_opts DIR: the options /proc/mounts shows for DIR
 mnt_opts() { awk -v d="$1" '$2 == d { print $4 }' /proc/mounts; }
+# op_count OP: OP's calls in $work/stats (usernfsctl stats), 0 when it has none
+op_count() { awk -v op="$1" '$1 == op { n = $2 } END { print n + 0 }' "$work/stats"; }
 
 # posix_workout DIR TAG: the POSIX calls a program makes, in DIR (made here,
 # left for what follows), each checked; on the server as $exp/DIR's name
@@ -235,7 +249,7 @@ apid=$!
 wait_line locked "$work/a.out" 30
 kill -KILL "$SRV_PID"; wait "$SRV_PID" 2>/dev/null
 # (fd 3 stays the guest's: a daemon holding it would keep the mount busy)
-srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4.1,4.2 \
+srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4 \
 	--lease-time "$LEASE" 3<&- || fatal "usernfsd did not start again"
 t0=${EPOCHREALTIME/./}
 timeout 60 stat "$mnt" >/dev/null 2>&1	# the client notices, and recovers
@@ -255,6 +269,125 @@ kill "$apid"; wait "$apid"
 exec 3<&-
 srv "${LTT[@]}" setlk "$exp/work/lockfile" >"$work/h.out" 2>&1
 expect 0 $? "released, the lock lets the server process in" "$work/h.out"
+
+# NFSv4.0 (RFC 7530) comes after the 4.1 restart: a recorded 4.0 client
+# (it never says RECLAIM_COMPLETE) would keep that grace period from ending
+# early. Its mount stays up to the end (the NLM and lease steps use it).
+step "vers=4.0 beside the 4.1 mount: a client of its own (SETCLIENTID)"
+m40=$work/mnt40
+l40=$m40/work/lockfile
+v40=
+mkdir -p "$m40"
+# (noac: writes are synchronous, as on the 4.1 mount)
+if timeout 60 mount -t nfs -o vers=4.0,noac,lookupcache=none "$SRV:$exp" "$m40" 2>"$work/err"; then
+	case ,$(mnt_opts "$m40"), in
+	*,vers=4.0,*) ok "mounted as NFSv4.0"; v40=1 ;;
+	*) bad "not 4.0: $(mnt_opts "$m40")"; umount "$m40" ;;
+	esac
+else
+	bad "mount vers=4.0 (the rest of the 4.0 checks are skipped)" "$work/err"
+fi
+
+if [ -n "$v40" ]; then
+	posix_workout "$m40/work40" v4.0
+	timeout 60 rm -rf "$m40/work40" && [ ! -e "$exp/work40" ]
+	expect 0 $? "v4.0: rm -rf of the workout"
+
+	step "NFSv4.0 locks against 4.1's, the server host's and a second 4.0 lock owner's"
+	bg "$work/a.out" "${LTT[@]}" -s 0 -l 10 -h -1 setlk "$l40"
+	apid=$!
+	wait_line locked "$work/a.out" 30
+	expect 0 $? "a v4.0 process takes a write lock (OPEN, OPEN_CONFIRM, LOCK: a new lock owner)" "$work/a.out"
+	# (A conflict between two processes of one client never reaches the server: the client sees it first.)
+	"${LTT[@]}" -s 10 -l 10 setlk "$l40" >"$work/b.out" 2>&1
+	expect 0 $? "a second v4.0 process (another lock owner, same open owner) locks the next bytes" "$work/b.out"
+	"${LTT[@]}" setlk "$lf" >"$work/b.out" 2>&1
+	expect 3 $? "it keeps a v4.1 LOCK out (DENIED)" "$work/b.out"
+	"${LTT[@]}" getlk "$lf" >"$work/b.out" 2>&1
+	expect 3 $? "v4.1's F_GETLK reports it (LOCKT)" "$work/b.out"
+	srv "${LTT[@]}" setlk "$exp/work/lockfile" >"$work/h.out" 2>&1
+	expect 3 $? "it keeps a process on the server host out" "$work/h.out"
+	kill "$apid"; wait "$apid"
+	"${LTT[@]}" setlk "$lf" >"$work/b.out" 2>&1
+	expect 0 $? "released over v4.0 (LOCKU), v4.1 gets it" "$work/b.out"
+	bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$lf"
+	apid=$!
+	wait_line locked "$work/a.out" 30
+	"${LTT[@]}" setlk "$l40" >"$work/b.out" 2>&1
+	expect 3 $? "a v4.1 lock keeps a v4.0 LOCK out (DENIED)" "$work/b.out"
+	"${LTT[@]}" getlk "$l40" >"$work/b.out" 2>&1
+	expect 3 $? "v4.0's F_GETLK reports it (LOCKT)" "$work/b.out"
+	kill "$apid"; wait "$apid"
+	bg "$work/h.out" "${SRV_NS[@]}" "${LTT[@]}" -h -1 setlk "$exp/work/lockfile"
+	hpid=$!
+	wait_line locked "$work/h.out" 10
+	"${LTT[@]}" setlk "$l40" >"$work/b.out" 2>&1
+	expect 3 $? "a server process's fcntl lock keeps a v4.0 LOCK out" "$work/b.out"
+	kill "$hpid"; wait "$hpid"
+	bg "$work/a.out" "${LTT[@]}" -r -h -1 setlk "$l40"
+	apid=$!
+	wait_line locked "$work/a.out" 30
+	"${LTT[@]}" -r setlk "$lf" >"$work/b.out" 2>&1
+	expect 0 $? "a v4.0 read lock and a v4.1 read lock share" "$work/b.out"
+	"${LTT[@]}" setlk "$lf" >"$work/b.out" 2>&1
+	expect 3 $? "a v4.1 write lock is kept out by the v4.0 read lock" "$work/b.out"
+	kill "$apid"; wait "$apid"
+	bg "$work/a.out" "${LTT[@]}" -h 2000 setlk "$lf"
+	apid=$!
+	wait_line locked "$work/a.out" 30
+	"${LTT[@]}" setlkw "$l40" >"$work/c.out" 2>&1
+	expect 0 $? "a waiting v4.0 F_SETLKW gets the lock once the v4.1 holder lets go (DENIED, retried: the seqids move on)" "$work/c.out"
+	wait "$apid"
+	srv "$ctl" stats >"$work/stats" 2>&1
+	for op in SETCLIENTID SETCLIENTID_CONFIRM OPEN_CONFIRM; do
+		n=$(op_count "$op")
+		[ "$n" -gt 0 ]
+		expect 0 $? "the server counted $op ($n)"
+	done
+
+	step "a second restart: a v4.0 client reclaims an open it writes through and a lock, in a full grace period"
+	[ "$(wc -l <"$work/state/nfs4-clients" 2>/dev/null)" = 2 ]
+	expect 0 $? "two client records on disk, 4.1's and 4.0's (STATEDIR/nfs4-clients)"
+	echo "written before the restart" >"$m40/work/held40"
+	touch "$w/grace-lock"
+	bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$l40"
+	apid=$!
+	wait_line locked "$work/a.out" 30
+	expect 0 $? "a v4.0 lock to hold across the restart" "$work/a.out"
+	exec 4>>"$m40/work/held40"
+	ends=$(grep -c 'has reclaimed: the grace period ends' "$log")
+	kill -KILL "$SRV_PID"; wait "$SRV_PID" 2>/dev/null
+	srv_daemon "$work/pid" "$log" 10 --state-dir "$work/state" --nfs-versions 3,4 \
+		--lease-time "$LEASE" 4<&- || fatal "usernfsd did not start again"
+	t0=${EPOCHREALTIME/./}
+	# In ms of CLOCK_BOOTTIME, which is locktool's CLOCK_MONOTONIC in a guest that never sleeps
+	read -r up _ </proc/uptime
+	up0=$(( ${up/./} * 10 ))
+	# A new lock (and its OPEN) from the 4.1 client: refused with GRACE until the grace period is over.
+	bg "$work/g.out" timeout 60 "${LTT[@]}" setlk "$w/grace-lock" 4<&-
+	gpid=$!
+	timeout 60 sh -c 'echo "written in the grace period" >&4 && sync' 2>"$work/err"
+	expect 0 $? "the v4.0 process writes on through its open (reclaimed: SETCLIENTID, OPEN CLAIM_PREVIOUS)" "$work/err"
+	[ "$(tail -n 1 "$exp/work/held40")" = "written in the grace period" ]
+	expect 0 $? "the server's file has what it wrote"
+	check_reclaimed "v4.0:" "$exp/work/lockfile" "$apid" "$work/a.out" "$t0" 30
+	wait "$gpid"
+	grc=$?
+	lt=$(sed -n 's/^locked t=\([0-9]*\).*/\1/p' "$work/g.out")
+	if [ "$grc" -eq 0 ] && [ -n "$lt" ] && [ $((lt - up0)) -ge $((GRACE * 1000 - 1500)) ]; then
+		ok "a new v4.1 lock waited the grace period out: granted $((lt - up0)) ms after the restart (grace $GRACE s)"
+	else
+		bad "a new v4.1 lock after the restart: exit $grc, granted ${lt:+$((lt - up0)) ms after the restart}${lt:-never} (grace $GRACE s: not before $((GRACE * 1000 - 1500)) ms)" "$work/g.out"
+	fi
+	[ "$(grep -c 'has reclaimed: the grace period ends' "$log")" = "$ends" ]
+	expect 0 $? "the grace period was not cut short (a v4.0 client never says RECLAIM_COMPLETE)"
+	kill "$apid"; wait "$apid"
+	exec 4>&-
+	srv "${LTT[@]}" setlk "$exp/work/lockfile" >"$work/h.out" 2>&1
+	expect 0 $? "released over v4.0, the lock lets the server process in" "$work/h.out"
+	[ "$(cat "$exp/work/held40")" = "$(printf 'written before the restart\nwritten in the grace period')" ]
+	expect 0 $? "closed, the server's file holds both writes" "$exp/work/held40"
+fi
 
 step "NFSv4.2: SEEK, ALLOCATE, DEALLOCATE, COPY"
 umount "$mnt" 2>/dev/null || umount -l "$mnt"
@@ -360,7 +493,7 @@ step "the wall"
 expect 0 $? "a v3 mount cannot pass it (no MOUNT, no rpcbind)"
 umount "$mnt" 2>/dev/null
 
-step "one lock manager: NFSv4.1 against NLM (a v3 mount of the same export), both ways"
+step "one lock manager: NFSv4.1 and 4.0 against NLM (a v3 mount of the same export), both ways"
 srv nft flush ruleset || fatal "lowering the wall"
 echo data >"$exp/shared-lock"
 mkdir -p "$work/mnt3"
@@ -384,29 +517,80 @@ expect 3 $? "keeps an NLM lock out (DENIED)" "$work/b.out"
 kill "$apid"; wait "$apid"
 "${LTT[@]}" setlk "$work/mnt3/shared-lock" >"$work/b.out" 2>&1
 expect 0 $? "released over v4.1, NLM gets it" "$work/b.out"
+if [ -n "$v40" ]; then
+	bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$work/mnt3/shared-lock"
+	apid=$!
+	wait_line locked "$work/a.out" 30
+	"${LTT[@]}" setlk "$m40/shared-lock" >"$work/b.out" 2>&1
+	expect 3 $? "an NLM lock keeps a v4.0 LOCK out (DENIED)" "$work/b.out"
+	kill "$apid"; wait "$apid"
+	bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$m40/shared-lock"
+	apid=$!
+	wait_line locked "$work/a.out" 30
+	expect 0 $? "a lock over v4.0" "$work/a.out"
+	"${LTT[@]}" setlk "$work/mnt3/shared-lock" >"$work/b.out" 2>&1
+	expect 3 $? "keeps an NLM lock out (DENIED)" "$work/b.out"
+	kill "$apid"; wait "$apid"
+	"${LTT[@]}" setlk "$work/mnt3/shared-lock" >"$work/b.out" 2>&1
+	expect 0 $? "released over v4.0, NLM gets it" "$work/b.out"
+fi
 umount "$work/mnt3"
 
-step "a client that vanishes loses its locks once its lease is over"
+step "clients that vanish lose their locks once their lease is over (v4.1 and v4.0, one wait)"
 bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$mnt/shared-lock"
 apid=$!
 wait_line locked "$work/a.out" 30
 expect 0 $? "a v4.1 lock" "$work/a.out"
+cpid=
+got40=skipped
+if [ -n "$v40" ]; then
+	got40=
+	echo data >"$exp/lease40"
+	bg "$work/c.out" "${LTT[@]}" -h -1 setlk "$m40/lease40"
+	cpid=$!
+	wait_line locked "$work/c.out" 30
+	expect 0 $? "a v4.0 lock" "$work/c.out"
+fi
 ip link set v4-cli down
 t0=${EPOCHREALTIME/./}
 got=
 for _ in $(seq 60); do
-	if srv "${LTT[@]}" setlk "$exp/shared-lock" >"$work/h.out" 2>&1; then got=1; break; fi
+	if [ -z "$got" ] && srv "${LTT[@]}" setlk "$exp/shared-lock" >"$work/h.out" 2>&1; then
+		got=$(( (${EPOCHREALTIME/./} - t0) / 1000000 ))
+	fi
+	if [ -z "$got40" ] && srv "${LTT[@]}" setlk "$exp/lease40" >"$work/h40.out" 2>&1; then
+		got40=$(( (${EPOCHREALTIME/./} - t0) / 1000000 ))
+	fi
+	[ -n "$got" ] && [ -n "$got40" ] && break
 	snooze 1
 done
 took=$(( (${EPOCHREALTIME/./} - t0) / 1000000 ))
-if [ -n "$got" ] && [ "$took" -ge "$LEASE" ]; then
-	ok "a server process gets the lock ${took} s after the client fell silent (lease $LEASE s)"
+if [ -n "$got" ] && [ "$got" -ge "$LEASE" ]; then
+	ok "a server process gets the v4.1 client's lock ${got} s after the client fell silent (lease $LEASE s)"
 else
-	bad "the vanished client's lock: got=${got:-no} after ${took} s (lease $LEASE s)" "$work/h.out"
+	bad "the vanished v4.1 client's lock: got ${got:+it after $got s}${got:-none in $took s} (lease $LEASE s)" "$work/h.out"
+fi
+if [ -n "$v40" ]; then
+	if [ -n "$got40" ] && [ "$got40" -ge "$LEASE" ]; then
+		ok "a server process gets the v4.0 client's lock ${got40} s after the client stopped renewing (lease $LEASE s)"
+	else
+		bad "the vanished v4.0 client's lock: got ${got40:+it after $got40 s}${got40:-none in $took s} (lease $LEASE s)" "$work/h40.out"
+	fi
 fi
 ip link set v4-cli up
-kill -KILL "$apid" 2>/dev/null; wait "$apid" 2>/dev/null
+kill -KILL "$apid" $cpid 2>/dev/null; wait "$apid" $cpid 2>/dev/null
 umount -f -l "$mnt" 2>/dev/null
+if [ -n "$v40" ]; then
+	umount -f -l "$m40" 2>/dev/null
+	# Since the second restart: the 4.0 client sat idle (the 4.2 part, the wall) and renewed its lease.
+	srv "$ctl" stats >"$work/stats" 2>&1
+	n=$(op_count RENEW)
+	[ "$n" -gt 0 ]
+	expect 0 $? "the server counted RENEW ($n): the idle v4.0 client kept its lease"
+	n=
+	for op in SETCLIENTID SETCLIENTID_CONFIRM OPEN_CONFIRM RENEW RELEASE_LOCKOWNER; do n="$n${n:+, }$op $(op_count "$op")"; done
+	echo "kernel-v4:   (v4.0 calls since the second restart: $n)"
+fi
 
 kill -0 "$SRV_PID" 2>/dev/null
 expect 0 $? "the server is still running"
