@@ -6,6 +6,17 @@
  * file operations with their arguments (PUTFH, LOOKUP, GETATTR, READDIR,
  * OPEN, READ, WRITE, CREATE, RENAME, ...).
  *
+ * It is an NFSv4.0 (RFC 7530) client too: "compound 0 OP..." sends minor
+ * version 0 without SEQUENCE, and the 4.0 operations take their
+ * arguments: SETCLIENTID (keeps the client id and the confirm verifier),
+ * SETCLIENTID_CONFIRM and RENEW (the kept ones by default), OPEN_CONFIRM,
+ * RELEASE_LOCKOWNER, OPEN by CLAIM_PREVIOUS (OPEN_PREV); OPEN, CLOSE,
+ * OPEN_DOWNGRADE, LOCK and LOCKU take the owners' sequence ids (seqid=,
+ * open_seqid=, lock_seqid=; 0 unless given, which 4.1 ignores), and the
+ * open and lock owners carry the kept client id, SETCLIENTID's or
+ * EXCHANGE_ID's, whichever came last. "dup" sends one compound twice
+ * with the same XID, for the duplicate request cache.
+ *
  * Arguments are encoded and replies decoded by the XDR routines rpcgen
  * generated from the build's src/rpc/nfs4_prot.x, so the tests speak what a
  * real client speaks; fattr4's values too, each attribute with its own
@@ -19,12 +30,15 @@
  * command loop are rpcraw.h's.
  *
  * State lives across "++" in one process, on one TCP connection: the
- * client id EXCHANGE_ID returned, the csa_sequence to send next, the
+ * client id EXCHANGE_ID or SETCLIENTID returned (and SETCLIENTID's
+ * confirm verifier), the csa_sequence to send next, the
  * session CREATE_SESSION made and the sequence id each of its slots took
- * last (SEQID "next"), the stateids OPEN, OPEN_DOWNGRADE, LOCK and LOCKU
- * returned, the filehandles GETFH returned (by name), and the last
+ * last (SEQID "next"), the stateids OPEN, OPEN_CONFIRM, OPEN_DOWNGRADE,
+ * LOCK and LOCKU returned, the filehandles GETFH returned (by name), and the last
  * READDIR's cookie and verifier. The commands clientid and session set the first two by hand
- * (a stale or forged id, or one from another process).
+ * (a stale or forged id, or one from another process). The probe keeps no
+ * owner sequence ids: a 4.0 test says each one, so that it can send a
+ * replay or a wrong one as easily as the next.
  *
  * Usage: nfs4probe [OPTIONS] HOST PORT tcp|tcp6|udp|udp6 COMMAND [ARGS...]
  *        [++ COMMAND [ARGS...]]...
@@ -37,8 +51,8 @@
  * except where op_help names a default. An argument that is a name or
  * data may be hex:HEX (any bytes) or pat:N (N bytes, 'a' to 'z' over and
  * over); a stateid is last, prev, #N (the N-th stateid OPEN,
- * OPEN_DOWNGRADE, LOCK or LOCKU returned in this process), current, anon, bypass,
- * invalid or 32 hex digits (seqid, then other); a filehandle is HEX or
+ * OPEN_CONFIRM, OPEN_DOWNGRADE, LOCK or LOCKU returned in this process),
+ * current, anon, bypass, invalid or 32 hex digits (seqid, then other); a filehandle is HEX or
  * @NAME (saved by GETFH:NAME; @last: the last GETFH).
  *
  * Output, one line per compound, key=value words:
@@ -48,7 +62,8 @@
  *     reply=LEN:HASH (the COMPOUND4res bytes, FNV-1a 64), then, in the
  *     order of the operations, what the successful ones returned:
  *     clientid= seqid= eir_flags= confirmed= server_scope= server_major=
- *     (EXCHANGE_ID); sessionid=
+ *     (EXCHANGE_ID); clientid= confirm= (SETCLIENTID; inuse_netid=
+ *     inuse_addr= for CLID_INUSE); sessionid=
  *     csr_sequence= csr_flags= slots= maxops= cached= maxreq= maxresp=
  *     (CREATE_SESSION); sr_seqid= sr_slot= highest_slot= target_slot=
  *     sr_flags= (SEQUENCE); bctsr_dir= (BIND_CONN_TO_SESSION); fh=
@@ -58,8 +73,9 @@
  *     access_granted= (ACCESS); rd_count= rd_eof= rd_names= rd_cookies=
  *     rd_cookieverf= and rd.NAME.ATTR= (READDIR); link= (READLINK);
  *     stateid= rflags= delegation= attrset= cinfo_* (OPEN); stateid=
- *     (OPEN_DOWNGRADE); closed_stateid= (CLOSE); lock_stateid= (LOCK,
- *     LOCKU; denied=OFFSET:LENGTH:TYPE:OWNER for LOCK and LOCKT refused);
+ *     (OPEN_CONFIRM, OPEN_DOWNGRADE); closed_stateid= (CLOSE);
+ *     lock_stateid= (LOCK, LOCKU; denied=OFFSET:LENGTH:TYPE:OWNER for
+ *     LOCK and LOCKT refused);
  *     copy_count= copy_committed= copy_consecutive= copy_synchronous=
  *     (COPY); read_len= read_eof=
  *     read_data= read_hash= (READ); rp_eof= rp_segs= (READ_PLUS: h:OFF:LEN for a
@@ -71,11 +87,13 @@
  *     (TEST_STATEID)
  *   readdir_all: name=NAME cookie=N lines, then readdir_calls= entries=
  *     distinct= eof= rd_status=
+ *   dup: "send=1 xid=XID tag=..." and "send=2 xid=XID tag=..." (each as
+ *     above), then same_reply=0|1
  * Exit status: 0 when every RPC went through and its reply decoded
  * (whatever its NFS status), 1 on an RPC or decoding failure, 2 on a
  * usage error.
  *
- * Some 2,300 lines: the names, the attribute table, one argument builder
+ * Some 2,900 lines: the names, the attribute table, one argument builder
  * and one result printer per operation. Should it grow much more, the
  * file operations' encoders and printers would be a file of their own.
  */
@@ -130,6 +148,7 @@ static struct {
 	unsigned nfhs;
 	nfs_cookie4 cookie;		/* the last READDIR's last cookie, and its verifier */
 	verifier4 cookieverf;
+	verifier4 confirm;		/* SETCLIENTID's setclientid_confirm (4.0) */
 } st;
 
 /* ---- names ---- */
@@ -963,6 +982,31 @@ fh_arg(const char *w, nfs_fh4 *fh)
 	}
 }
 
+/* A client id: 16 hex digits, as the probe prints them, or a number (0x... for hex). */
+static uint64_t
+clientid_arg(const char *s)
+{
+	if (all_hex(s, 16)) {
+		char b[8];
+
+		parse_fixed_hex(s, b, sizeof(b), "a client id");
+		return rr_get64(b);
+	}
+	return rr_parse_num(s, "client id");
+}
+
+/* KEY=N of an owner's sequence id (seqid=, open_seqid=, lock_seqid=): 1 with *v set. */
+static int
+seqid_word(const char *w, const char *key, seqid4 *v)
+{
+	const char *val;
+
+	if (!keyword(w, key, &val))
+		return 0;
+	*v = (seqid4)rr_parse_num(val, key);
+	return 1;
+}
+
 /* The sequence id to send on slot: SEQID, or "next" (one more than the slot took last). */
 static uint32_t
 seqid_arg(uint32_t slot, const char *s)
@@ -994,6 +1038,25 @@ struct compound {
 	struct op_note notes[NFS4_COMPOUND_MAX];
 };
 
+/* COMPOUND4res's bytes into *res (xdr_free it): 1 when they decode, all of them. */
+static int
+decode_compound(const struct rr_enc *rep, COMPOUND4res *res)
+{
+	XDR x;
+	int ok;
+
+	xdrmem_create(&x, rep->buf, rep->len, XDR_DECODE);
+	ok = xdr_COMPOUND4res(&x, res);
+	if (ok && xdr_getpos(&x) != rep->len) {
+		printf("decode=TRAILING bytes=%u decoded=%u\n", rep->len, xdr_getpos(&x));
+		ok = 0;
+	} else if (!ok) {
+		printf("decode=FAILED bytes=%u\n", rep->len);
+	}
+	xdr_destroy(&x);
+	return ok;
+}
+
 /*
  * One COMPOUND, encoded by rpcgen (args) or given as bytes (raw); the
  * reply's bytes in *rep, decoded into *res (xdr_free it). 1 when the call
@@ -1002,7 +1065,6 @@ struct compound {
 static int
 call_compound(COMPOUND4args *args, struct rr_enc *raw, struct rr_enc *rep, COMPOUND4res *res)
 {
-	XDR x;
 	int ok;
 
 	memset(rep, 0, sizeof(*rep));
@@ -1016,18 +1078,7 @@ call_compound(COMPOUND4args *args, struct rr_enc *raw, struct rr_enc *rep, COMPO
 		ok = rr_call(NFS4_PROGRAM, NFS_V4, NFSPROC4_COMPOUND, RR_XDRP(xdr_COMPOUND4args), args,
 		    RR_XDRP(rr_xdr_slurp), rep);
 	}
-	if (!ok)
-		return 0;
-	xdrmem_create(&x, rep->buf, rep->len, XDR_DECODE);
-	ok = xdr_COMPOUND4res(&x, res);
-	if (ok && xdr_getpos(&x) != rep->len) {
-		printf("decode=TRAILING bytes=%u decoded=%u\n", rep->len, xdr_getpos(&x));
-		ok = 0;
-	} else if (!ok) {
-		printf("decode=FAILED bytes=%u\n", rep->len);
-	}
-	xdr_destroy(&x);
-	return ok;
+	return ok ? decode_compound(rep, res) : 0;
 }
 
 static void
@@ -1229,9 +1280,33 @@ print_file_result(const nfs_resop4 *r, const struct op_note *note)
 		    &u->oplockt.LOCKT4res_u.denied);
 		return;
 	}
+	if (res_status(r) == NFS4ERR_CLID_INUSE && r->resop == OP_SETCLIENTID) {
+		const clientaddr4 *a = &u->opsetclientid.SETCLIENTID4res_u.client_using;
+
+		printf(" inuse_netid=%s inuse_addr=%s", a->na_r_netid ? a->na_r_netid : "",
+		    a->na_r_addr ? a->na_r_addr : "");
+		return;
+	}
 	if (res_status(r) != NFS4_OK)
 		return;
 	switch (r->resop) {
+	case OP_SETCLIENTID: {
+		const SETCLIENTID4resok *ok = &u->opsetclientid.SETCLIENTID4res_u.resok4;
+
+		printf(" clientid=%016llx ", (unsigned long long)ok->clientid);
+		rr_print_hex("confirm", ok->setclientid_confirm, NFS4_VERIFIER_SIZE, 0);
+		st.clientid = ok->clientid;
+		st.have_clientid = 1;
+		memcpy(st.confirm, ok->setclientid_confirm, NFS4_VERIFIER_SIZE);
+		break;
+	}
+	case OP_OPEN_CONFIRM: {
+		const stateid4 *s = &u->opopen_confirm.OPEN_CONFIRM4res_u.resok4.open_stateid;
+
+		print_sid("stateid", s);
+		keep_sid(s);
+		break;
+	}
 	case OP_GETFH: {
 		const nfs_fh4 *fh = &u->opgetfh.GETFH4res_u.resok4.object;
 
@@ -1625,19 +1700,21 @@ createhow_args(struct words *w, createhow4 *how, const struct fattr_in *attrs, c
 }
 
 /*
- * NAME,ACCESS,DENY[,MODE][,verf=HEX][,open_owner=NAME][,ATTR=VALUE...],
- * or for CLAIM_FH (by_fh) ACCESS,DENY[,open_owner=NAME]
+ * NAME,ACCESS,DENY[,MODE][,verf=HEX][,open_owner=NAME][,seqid=N][,ATTR=VALUE...],
+ * or for CLAIM_FH and CLAIM_PREVIOUS (the current filehandle's file)
+ * ACCESS,DENY[,open_owner=NAME][,seqid=N]
  */
 static void
-open_args(struct words *w, OPEN4args *a, int by_fh)
+open_args(struct words *w, OPEN4args *a, open_claim_type4 claim)
 {
 	struct fattr_in attrs = { 0 };
 	const char *s, *v, *owner = DEFAULT_OPEN_OWNER, *verf = DEFAULT_VERIFIER;
-	int have_mode = 0;
+	int have_mode = 0, by_fh = claim != CLAIM_NULL;
 
-	if (by_fh)
-		a->claim.claim = CLAIM_FH;
-	else
+	a->claim.claim = claim;
+	if (claim == CLAIM_PREVIOUS)
+		a->claim.open_claim4_u.delegate_type = OPEN_DELEGATE_NONE;
+	else if (!by_fh)
 		utf8_arg(word_req(w, "name"), &a->claim.open_claim4_u.file);
 	a->share_access = named_arg(share_access, NELEM(share_access), word_req(w, "access"),
 	    "share access");
@@ -1646,6 +1723,8 @@ open_args(struct words *w, OPEN4args *a, int by_fh)
 	while ((s = word_opt(w)) != NULL) {
 		if (keyword(s, "open_owner", &v)) {
 			owner = v;
+		} else if (seqid_word(s, "seqid", &a->seqid)) {
+			continue;
 		} else if (keyword(s, "verf", &v)) {
 			verf = v;
 		} else if (fattr_word(&attrs, s)) {
@@ -1676,6 +1755,25 @@ sid_opt(struct words *w, stateid4 *s, const char *dflt)
 	const char *word = word_opt(w);
 
 	sid_arg(word ? word : dflt ? dflt : "last", s);
+}
+
+/* [SID][,seqid=N], in either order: the stateid (default last) and the owner's sequence id (0) */
+static void
+sid_seqid_args(struct words *w, stateid4 *sid, seqid4 *seqid)
+{
+	const char *s;
+	int have_sid = 0;
+
+	while ((s = word_opt(w)) != NULL) {
+		if (seqid_word(s, "seqid", seqid))
+			continue;
+		if (have_sid)
+			rr_die_usage("%s: what is '%s'?", w->op, s);
+		sid_arg(s, sid);
+		have_sid = 1;
+	}
+	if (!have_sid)
+		sid_arg("last", sid);
 }
 
 /* CREATE: TYPE,NAME[,TARGET|MAJOR.MINOR][,ATTR=VALUE...] */
@@ -1774,37 +1872,54 @@ lock_range_args(struct words *w, nfs_lock_type4 *type, offset4 *off, length4 *le
 }
 
 /*
- * LOCK: TYPE,OFFSET,LENGTH,new[,SID][,lock_owner=NAME] (a new lock owner
- * from the open stateid SID, default last) or TYPE,OFFSET,LENGTH,exist[,SID]
- * (the lock stateid SID, default last); seqids 0 (4.1 ignores them).
+ * LOCK: TYPE,OFFSET,LENGTH,new[,SID][,lock_owner=NAME][,open_seqid=N]
+ * [,lock_seqid=N] (a new lock owner from the open stateid SID, default
+ * last) or TYPE,OFFSET,LENGTH,exist[,SID][,lock_seqid=N] (the lock
+ * stateid SID, default last); [,reclaim] either way. The seqids are 0
+ * unless given (4.1 ignores them; 4.0 checks them, RFC 7530 9.1.7).
  */
 static void
 lock_args(struct words *w, LOCK4args *a)
 {
 	const char *s, *v, *owner = DEFAULT_LOCK_OWNER, *how;
+	seqid4 open_seqid = 0, lock_seqid = 0;
 	stateid4 sid;
+	int is_new, have_sid = 0;
 
 	lock_range_args(w, &a->locktype, &a->offset, &a->length);
 	how = word_req(w, "new or exist");
-	sid_arg("last", &sid);
+	is_new = strcmp(how, "new") == 0;
+	if (!is_new && strcmp(how, "exist") != 0)
+		rr_die_usage("%s: new or exist, not '%s'", w->op, how);
 	while ((s = word_opt(w)) != NULL) {
-		if (keyword(s, "lock_owner", &v))
+		if (is_new && keyword(s, "lock_owner", &v))
 			owner = v;
-		else if (!sid_word(s, &sid))
+		else if (is_new && seqid_word(s, "open_seqid", &open_seqid))
+			continue;
+		else if (seqid_word(s, "lock_seqid", &lock_seqid))
+			continue;
+		else if (strcmp(s, "reclaim") == 0)
+			a->reclaim = TRUE;
+		else if (!have_sid && sid_word(s, &sid))
+			have_sid = 1;
+		else
 			rr_die_usage("%s: what is '%s'?", w->op, s);
 	}
-	if (strcmp(how, "new") == 0) {
+	if (!have_sid)
+		sid_arg("last", &sid);
+	if (is_new) {
 		open_to_lock_owner4 *o = &a->locker.locker4_u.open_owner;
 
 		a->locker.new_lock_owner = TRUE;
+		o->open_seqid = open_seqid;
 		o->open_stateid = sid;
+		o->lock_seqid = lock_seqid;
 		o->lock_owner.clientid = st.clientid;
 		bytes_arg(owner, &o->lock_owner.owner.owner_val, &o->lock_owner.owner.owner_len);
-	} else if (strcmp(how, "exist") == 0) {
+	} else {
 		a->locker.new_lock_owner = FALSE;
 		a->locker.locker4_u.lock_owner.lock_stateid = sid;
-	} else {
-		rr_die_usage("%s: new or exist, not '%s'", w->op, how);
+		a->locker.locker4_u.lock_owner.lock_seqid = lock_seqid;
 	}
 }
 
@@ -1837,9 +1952,57 @@ copy_args(struct words *w, COPY4args *a)
 	a->ca_consecutive = TRUE;
 }
 
+/*
+ * SETCLIENTID (4.0): [VERIFIER,IDSTRING[,CBPROG[,NETID[,UADDR]]]][,ident=N];
+ * defaults DEFAULT_VERIFIER, nfs4probe, 0x40000000, tcp, 127.0.0.1.0.0, 1.
+ */
+static void
+setclientid_args(struct words *w, SETCLIENTID4args *a)
+{
+	const char *s, *v, *verf = DEFAULT_VERIFIER, *id = "nfs4probe";
+	int k = 0;
+
+	if (w->n) {
+		verf = word_req(w, "verifier");
+		id = word_req(w, "id string");
+	}
+	parse_fixed_hex(verf, a->client.verifier, NFS4_VERIFIER_SIZE, "a verifier");
+	bytes_arg(id, &a->client.id.id_val, &a->client.id.id_len);
+	a->callback.cb_program = 0x40000000;
+	a->callback.cb_location.na_r_netid = scratch_str("tcp", 3);
+	a->callback.cb_location.na_r_addr = scratch_str("127.0.0.1.0.0", 13);
+	a->callback_ident = 1;
+	while ((s = word_opt(w)) != NULL) {
+		if (keyword(s, "ident", &v))
+			a->callback_ident = (uint32_t)rr_parse_num(v, "callback_ident");
+		else if (k == 0 && ++k)
+			a->callback.cb_program = (uint32_t)rr_parse_num(s, "callback program");
+		else if (k == 1 && ++k)
+			a->callback.cb_location.na_r_netid = scratch_str(s, strlen(s));
+		else if (k == 2 && ++k)
+			a->callback.cb_location.na_r_addr = scratch_str(s, strlen(s));
+		else
+			rr_die_usage("%s: what is '%s'?", w->op, s);
+	}
+}
+
+/* SETCLIENTID_CONFIRM (4.0): [CLIENTID|-[,VERIFIER|-]]; - or nothing: SETCLIENTID's */
+static void
+setclientid_confirm_args(struct words *w, SETCLIENTID_CONFIRM4args *a)
+{
+	const char *s;
+
+	a->clientid = st.clientid;
+	memcpy(a->setclientid_confirm, st.confirm, NFS4_VERIFIER_SIZE);
+	if ((s = word_opt(w)) != NULL && *s && strcmp(s, "-") != 0)
+		a->clientid = clientid_arg(s);
+	if ((s = word_opt(w)) != NULL && *s && strcmp(s, "-") != 0)
+		parse_fixed_hex(s, a->setclientid_confirm, NFS4_VERIFIER_SIZE, "a confirm verifier");
+}
+
 /* The arguments of op (an operation that is not a session one) from its words. */
 static void
-file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
+file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, open_claim_type4 claim)
 {
 	__typeof__(o->nfs_argop4_u) *u = &o->nfs_argop4_u;
 	const char *s;
@@ -1868,17 +2031,39 @@ file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
 		readdir_args(w, &u->opreaddir);
 		break;
 	case OP_OPEN:
-		open_args(w, &u->opopen, by_fh);
+		open_args(w, &u->opopen, claim);
+		break;
+	case OP_OPEN_CONFIRM:
+		sid_arg(word_req(w, "stateid"), &u->opopen_confirm.open_stateid);
+		s = word_req(w, "seqid");
+		if (!seqid_word(s, "seqid", &u->opopen_confirm.seqid))
+			u->opopen_confirm.seqid = (seqid4)rr_parse_num(s, "seqid");
 		break;
 	case OP_OPEN_DOWNGRADE:
 		u->opopen_downgrade.share_access = named_arg(share_access, NELEM(share_access),
 		    word_req(w, "access"), "share access");
 		u->opopen_downgrade.share_deny = named_arg(share_deny, NELEM(share_deny),
 		    word_req(w, "deny"), "share deny");
-		sid_opt(w, &u->opopen_downgrade.open_stateid, NULL);
+		sid_seqid_args(w, &u->opopen_downgrade.open_stateid, &u->opopen_downgrade.seqid);
 		break;
 	case OP_CLOSE:
-		sid_opt(w, &u->opclose.open_stateid, NULL);
+		sid_seqid_args(w, &u->opclose.open_stateid, &u->opclose.seqid);
+		break;
+	case OP_SETCLIENTID:
+		setclientid_args(w, &u->opsetclientid);
+		break;
+	case OP_SETCLIENTID_CONFIRM:
+		setclientid_confirm_args(w, &u->opsetclientid_confirm);
+		break;
+	case OP_RENEW:
+		s = word_opt(w);
+		u->oprenew.clientid = s ? clientid_arg(s) : st.clientid;
+		break;
+	case OP_RELEASE_LOCKOWNER:
+		s = word_opt(w);
+		u->oprelease_lockowner.lock_owner.clientid = st.clientid;
+		bytes_arg(s ? s : DEFAULT_LOCK_OWNER, &u->oprelease_lockowner.lock_owner.owner.owner_val,
+		    &u->oprelease_lockowner.lock_owner.owner.owner_len);
 		break;
 	case OP_FREE_STATEID:
 		sid_opt(w, &u->opfree_stateid.fsa_stateid, NULL);
@@ -1894,7 +2079,7 @@ file_op_args(nfs_argop4 *o, struct words *w, struct op_note *note, int by_fh)
 		break;
 	case OP_LOCKU:
 		lock_range_args(w, &u->oplocku.locktype, &u->oplocku.offset, &u->oplocku.length);
-		sid_opt(w, &u->oplocku.lock_stateid, NULL);
+		sid_seqid_args(w, &u->oplocku.lock_stateid, &u->oplocku.seqid);
 		break;
 	case OP_ALLOCATE:
 		u->opallocate.aa_offset = rr_parse_num(word_req(w, "offset"), "offset");
@@ -2011,6 +2196,7 @@ has_defaults(uint32_t op)
 	switch (op) {
 	case OP_ACCESS: case OP_READDIR: case OP_CLOSE: case OP_FREE_STATEID:
 	case OP_TEST_STATEID: case OP_READ: case OP_READ_PLUS: case OP_WRITE:
+	case OP_SETCLIENTID: case OP_SETCLIENTID_CONFIRM: case OP_RENEW: case OP_RELEASE_LOCKOWNER:
 		return 1;
 	}
 	return 0;
@@ -2027,8 +2213,9 @@ add_op(struct compound *c, const char *word)
 {
 	const char *colon = strchr(word, ':');
 	char *name = scratch_str(word, colon ? (size_t)(colon - word) : strlen(word));
-	int by_fh = strcasecmp(name, "OPEN_FH") == 0;
-	uint32_t op = by_fh ? OP_OPEN : op_parse(name);
+	open_claim_type4 claim = strcasecmp(name, "OPEN_FH") == 0 ? CLAIM_FH :
+	    strcasecmp(name, "OPEN_PREV") == 0 ? CLAIM_PREVIOUS : CLAIM_NULL;
+	uint32_t op = claim != CLAIM_NULL ? OP_OPEN : op_parse(name);
 	unsigned i = c->a.argarray.argarray_len;
 	nfs_argop4 *o = compound_add(c, op);
 	struct words w;
@@ -2042,8 +2229,8 @@ add_op(struct compound *c, const char *word)
 		session_op_args(o);
 		return;
 	}
-	if (colon || by_fh || has_defaults(op))
-		file_op_args(o, &w, &c->notes[i], by_fh);
+	if (colon || claim != CLAIM_NULL || has_defaults(op))
+		file_op_args(o, &w, &c->notes[i], claim);
 }
 
 /* ---- commands ---- */
@@ -2059,7 +2246,7 @@ cmd_null(char **av)
 static int
 cmd_clientid(char **av)
 {
-	st.clientid = rr_parse_num(av[0], "client id");
+	st.clientid = clientid_arg(av[0]);
 	st.have_clientid = 1;
 	if (av[1])
 		st.cs_seq = (uint32_t)rr_parse_num(av[1], "csa_sequence");
@@ -2143,6 +2330,100 @@ cmd_compound(char **av)
 	for (int i = 1; av[i]; i++)
 		add_op(&c, av[i]);
 	return run_compound(&c, NULL);
+}
+
+/*
+ * MINOR OP...: one COMPOUND sent twice on this connection with the same
+ * XID, as a client retransmits (RFC 5531 9, RFC 7530 3.1), the second
+ * after the first's reply. Laid out here (the call header by rpcraw.h,
+ * the arguments by rpcgen) and written to the cached client's socket,
+ * since libtirpc gives every call an XID of its own. Prints, for each,
+ * "send=N xid=XID" and the reply as compound prints it, then
+ * same_reply=1 when the two COMPOUND4res are the same bytes.
+ */
+static int
+cmd_dup(char **av)
+{
+	struct compound c;
+	struct rr_enc call = { 0 }, rep[2];
+	struct rr_rbuf rb = { 0 };
+	struct rr_cred cred;
+	gid_t gids[1] = { rr.gid };
+	COMPOUND4res res;
+	int fd = -1, rc = 0, n = 0;
+	uint32_t xid;
+	u_int argslen;
+	char *args;
+	XDR x;
+
+	if (rr_is_udp())
+		rr_die_usage("dup is for TCP");
+	compound_init(&c, (uint32_t)rr_parse_num(av[0], "minor version"));
+	for (int i = 1; av[i]; i++)
+		add_op(&c, av[i]);
+	argslen = (u_int)xdr_sizeof(RR_XDRP(xdr_COMPOUND4args), &c.a);
+	args = rr_xmalloc(argslen);
+	xdrmem_create(&x, args, argslen, XDR_ENCODE);
+	if (!xdr_COMPOUND4args(&x, &c.a))
+		rr_die("dup: cannot encode the compound");
+	xdr_destroy(&x);
+	if (!clnt_control(rr_client(NFS4_PROGRAM, NFS_V4, 0), CLGET_FD, (char *)&fd) || fd < 0)
+		rr_die("dup: no socket");
+	xid = ((uint32_t)getpid() << 16) ^ (uint32_t)(rr_now() * 1000) ^ 0xd0000000u;
+	rr_enc_u32(&call, 0);			/* the record mark, below */
+	if (!rr.auth_none)
+		rr_auth_sys(&cred, rr.machname, rr.uid, rr.gid, 1, gids);
+	rr_enc_callhdr(&call, xid, NFS4_PROGRAM, NFS_V4, NFSPROC4_COMPOUND,
+	    rr.auth_none ? NULL : &cred.auth);
+	rr_enc_bytes(&call, args, argslen);
+	rr_put32(call.buf, RR_LAST_FRAG | (call.len - 4));
+	for (; n < 2; n++) {
+		double deadline = rr_now() + rr.timeout;
+		const uint8_t *body = NULL;
+		size_t blen = 0;
+		uint32_t rxid = 0;
+		int got;
+
+		if (rr_send_all(fd, call.buf, call.len, deadline) < 0 ||
+		    rr_read_record(fd, &rb, 1u << 24, deadline) <= 0) {
+			printf("send=%d rpc=CANTRECV (no reply)\n", n + 1);
+			rc = 1;
+			break;
+		}
+		got = rr_parse_reply(rb.p, rb.len, &rxid, &body, &blen);
+		if (got != 0 || rxid != xid) {
+			printf("send=%d rpc=BAD_REPLY (%d) xid=%08x\n", n + 1, got, rxid);
+			rc = 1;
+			break;
+		}
+		rep[n].buf = rr_xmalloc(blen ? blen : 1);
+		memcpy(rep[n].buf, body, blen);
+		rep[n].len = rep[n].cap = (u_int)blen;
+		rep[n].fixed = 0;
+		memset(&res, 0, sizeof(res));
+		printf("send=%d xid=%08x ", n + 1, xid);
+		if (!decode_compound(&rep[n], &res))
+			rc = 1;
+		else
+			print_reply(&rep[n], &res, &c);
+		xdr_free(RR_XDRP(xdr_COMPOUND4res), (char *)&res);
+		if (rc) {
+			free(rep[n].buf);
+			break;
+		}
+	}
+	if (n == 2) {
+		printf("same_reply=%d\n", rep[0].len == rep[1].len &&
+		    memcmp(rep[0].buf, rep[1].buf, rep[0].len) == 0);
+		free(rep[1].buf);
+	}
+	if (n >= 1)
+		free(rep[0].buf);
+	free(rb.p);
+	free(call.buf);
+	free(args);
+	scratch_free();
+	return rc;
 }
 
 /* [SESSION]: DESTROY_SESSION alone */
@@ -2493,6 +2774,8 @@ static const struct rr_command commands[] = {
 	{ "sequence", 2, 300, cmd_sequence, "SLOT SEQID|next [cachethis|nocache] [OP...]",
 	  "SEQUENCE, then the OPs (next: the slot's next sequence id)" },
 	{ "compound", 1, 300, cmd_compound, "MINOR OP...", "the OPs as named (no SEQUENCE added)" },
+	{ "dup", 1, 300, cmd_dup, "MINOR OP...",
+	  "compound sent twice with one XID: both replies, same_reply=" },
 	{ "readdir_all", 3, 4, cmd_readdir_all, "SLOT FH MAXCOUNT [ATTR,...]",
 	  "READDIR to eof: name= lines and the counts" },
 	{ "destroy_session", 0, 1, cmd_destroy_session, "[SESSION]", "DESTROY_SESSION alone" },
@@ -2523,14 +2806,18 @@ static const char op_help[] =
     "  READDIR[:COOKIE,MAXCOUNT[,ATTR...][,dircount=N][,verf=HEX]]\n"
     "                            COOKIE a number or last (the last reply's); default 0,8192\n"
     "  OPEN:NAME,ACCESS,DENY[,unchecked|guarded|exclusive|exclusive4_1|nocreate]\n"
-    "       [,verf=HEX][,open_owner=NAME][,ATTR=VALUE...]\n"
+    "       [,verf=HEX][,open_owner=NAME][,seqid=N][,ATTR=VALUE...]\n"
     "                            ACCESS read|write|both|N, DENY none|read|write|both|N;\n"
     "                            verf default " DEFAULT_VERIFIER ", open_owner " DEFAULT_OPEN_OWNER "\n"
-    "  OPEN_FH:ACCESS,DENY[,open_owner=NAME]  OPEN by CLAIM_FH of the current filehandle\n"
-    "  OPEN_DOWNGRADE:ACCESS,DENY[,SID]   CLOSE[:SID]   FREE_STATEID[:SID]   (SID default last)\n"
+    "  OPEN_FH:ACCESS,DENY[,open_owner=NAME][,seqid=N]  OPEN by CLAIM_FH of the current filehandle\n"
+    "  OPEN_PREV:ACCESS,DENY[,open_owner=NAME][,seqid=N]  OPEN by CLAIM_PREVIOUS (a reclaim) of it\n"
+    "  OPEN_DOWNGRADE:ACCESS,DENY[,SID][,seqid=N]   CLOSE[:SID][,seqid=N]\n"
+    "  FREE_STATEID[:SID]        (SID default last; seqid= default 0)\n"
     "  TEST_STATEID[:SID,...]    default last\n"
-    "  LOCK:TYPE,OFFSET,LENGTH,new[,SID][,lock_owner=NAME]  a new lock owner, SID the open's\n"
-    "  LOCK:TYPE,OFFSET,LENGTH,exist[,SID]   LOCKU:TYPE,OFFSET,LENGTH[,SID]   (SID default last)\n"
+    "  LOCK:TYPE,OFFSET,LENGTH,new[,SID][,lock_owner=NAME][,open_seqid=N][,lock_seqid=N]\n"
+    "                            a new lock owner, SID the open's\n"
+    "  LOCK:TYPE,OFFSET,LENGTH,exist[,SID][,lock_seqid=N]   either LOCK [,reclaim]\n"
+    "  LOCKU:TYPE,OFFSET,LENGTH[,SID][,seqid=N]   (SID default last, seqids default 0)\n"
     "  LOCKT:TYPE,OFFSET,LENGTH[,lock_owner=NAME]\n"
     "                            TYPE read|write|readw|writew, LENGTH N or max;\n"
     "                            lock_owner default nfs4probe-lock-owner\n"
@@ -2550,8 +2837,16 @@ static const char op_help[] =
     "  REMOVE:NAME  RENAME:OLD,NEW (after SAVEFH)  LINK:NAME (after SAVEFH)\n"
     "  SECINFO:NAME  SECINFO_NO_NAME:current|parent|N\n"
     "  RECLAIM_COMPLETE[:one_fs|all|N]   rca_one_fs (bare: FALSE)\n"
-    "FH: HEX or @NAME. SID: last, prev, #N (N-th OPEN/OPEN_DOWNGRADE/LOCK stateid of this\n"
-    "process), current, anon, bypass, invalid, or 32 hex digits (seqid, other).\n"
+    "NFSv4.0's own (RFC 7530; in compound 0 or dup 0):\n"
+    "  SETCLIENTID[:VERIFIER,IDSTRING[,CBPROG[,NETID[,UADDR]]][,ident=N]]\n"
+    "                            defaults " DEFAULT_VERIFIER ",nfs4probe,0x40000000,tcp,\n"
+    "                            127.0.0.1.0.0, ident 1; keeps clientid and confirm\n"
+    "  SETCLIENTID_CONFIRM[:CLIENTID|-[,VERIFIER|-]]   default (-) the kept ones\n"
+    "  RENEW[:CLIENTID]          default the kept one (CLIENTID: 16 hex digits or a number)\n"
+    "  OPEN_CONFIRM:SID,SEQID    RELEASE_LOCKOWNER[:OWNER]  (default nfs4probe-lock-owner)\n"
+    "FH: HEX or @NAME. SID: last, prev, #N (N-th OPEN/OPEN_CONFIRM/OPEN_DOWNGRADE/LOCK/LOCKU\n"
+    "stateid of this process), current, anon, bypass, invalid, or 32 hex digits (seqid,\n"
+    "other).\n"
     "NAME, DATA, TARGET, open_owner and string attributes: text, hex:HEX or pat:N\n"
     "(N bytes a-z...).\n"
     "ATTR=VALUE: size=N mode=0600 owner=S owner_group=S type=NF4REG fileid=N\n"

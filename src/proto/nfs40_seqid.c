@@ -218,9 +218,18 @@ owner_of(const nfs_argop4 *a, struct n4_sid_owner *w, struct n40_owner_key *k, u
 	case OP_OPEN_DOWNGRADE:
 		*seqid = u->opopen_downgrade.seqid;
 		return owner_of_sid(&u->opopen_downgrade.open_stateid, w, k);
-	case OP_CLOSE:
+	case OP_CLOSE: {
+		nfsstat4 st;
+
 		*seqid = u->opclose.seqid;
-		return owner_of_sid(&u->opclose.open_stateid, w, k);
+		st = owner_of_sid(&u->opclose.open_stateid, w, k);
+		/* Gone: perhaps this very CLOSE took it, and this is its retransmission. */
+		if (st == NFS4ERR_BAD_STATEID &&
+		    n40_owner_by_closed((const uint8_t *)u->opclose.open_stateid.other, k,
+		    w->owner) == 0)
+			st = NFS4_OK;
+		return st;
+	}
 	case OP_LOCK:
 		/* A new lock-owner's LOCK is its open-owner's (open_seqid, 16.10.5). */
 		if (u->oplock.locker.new_lock_owner) {
@@ -306,6 +315,8 @@ n40_run_seqid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r, n4_op_fn fn)
 		after_open(c, a, r, o);
 	if (st == NFS4_OK && a->argop == OP_OPEN_CONFIRM)
 		n40_owner_confirm(o);
+	if (st == NFS4_OK && a->argop == OP_CLOSE)
+		n40_owner_closed(o, (const uint8_t *)a->nfs_argop4_u.opclose.open_stateid.other);
 	if (a->argop == OP_LOCK && a->nfs_argop4_u.oplock.locker.new_lock_owner && bumps(st) &&
 	    start_lock_owner(c, a) != NFS4_OK)
 		st = NFS4ERR_RESOURCE;

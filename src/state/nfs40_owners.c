@@ -23,6 +23,8 @@ struct n40_owner {
 	uint64_t clientid;
 	int lock, confirmed, busy, dead;
 	int started;			/* it has a last seqid */
+	int closed;			/* last_closed holds the stateid of its last CLOSE */
+	uint8_t last_closed[12];
 	uint32_t seqid;			/* of the last sequenced operation */
 	uint8_t *reply;			/* that operation's reply, replen bytes */
 	size_t replen;
@@ -272,6 +274,39 @@ n40_owner_confirm(struct n40_owner *o)
 	pthread_mutex_lock(&owners_lock);
 	o->confirmed = 1;
 	pthread_mutex_unlock(&owners_lock);
+}
+
+void
+n40_owner_closed(struct n40_owner *o, const uint8_t other[12])
+{
+	pthread_mutex_lock(&owners_lock);
+	memcpy(o->last_closed, other, sizeof(o->last_closed));
+	o->closed = 1;
+	pthread_mutex_unlock(&owners_lock);
+}
+
+int
+n40_owner_by_closed(const uint8_t other[12], struct n40_owner_key *k,
+    uint8_t owner[N40_OWNER_BYTES])
+{
+	const struct n40_owner *o;
+	int r = -1;
+
+	/* A walk, but only for a stateid that is not there any more (a CLOSE's retransmission). */
+	pthread_mutex_lock(&owners_lock);
+	TAILQ_FOREACH(o, &lru, lru)
+		if (o->closed && !o->lock && memcmp(o->last_closed, other, 12) == 0 &&
+		    o->ownerlen <= N40_OWNER_BYTES) {
+			k->clientid = o->clientid;
+			k->lock = 0;
+			memcpy(owner, o->owner, o->ownerlen);
+			k->owner = owner;
+			k->ownerlen = o->ownerlen;
+			r = 0;
+			break;
+		}
+	pthread_mutex_unlock(&owners_lock);
+	return r;
 }
 
 int

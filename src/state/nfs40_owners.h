@@ -59,6 +59,16 @@ enum n40_seq n40_owner_take(const struct n40_owner_key *k, uint32_t seqid, int o
  */
 void n40_owner_done(struct n40_owner *o, uint32_t seqid, int bump, const void *reply, size_t len);
 
+/*
+ * CLOSE takes its stateid away, so its retransmission names none: the
+ * owner remembers the stateid it closed last, and is found by it (the
+ * owner's key into k, its bytes into owner, at most N4_OWNER_BYTES).
+ */
+#define N40_OWNER_BYTES 1024
+void n40_owner_closed(struct n40_owner *o, const uint8_t other[12]);
+int n40_owner_by_closed(const uint8_t other[12], struct n40_owner_key *k,
+    uint8_t owner[N40_OWNER_BYTES]);
+
 /* An open-owner's confirmation (OPEN_CONFIRM, or a reclaim, confirms it). */
 int n40_owner_confirmed(const struct n40_owner *o);
 void n40_owner_confirm(struct n40_owner *o);

@@ -1196,6 +1196,20 @@ v40_seeds(void)
 	op_sequence(&m, 1, 0);
 	op_plain(&m, OP_PUTROOTFH);
 	seed(&m, "bad-nfs4.0-sequence-illegal");
+	/* A reclaim out of the grace period: NO_GRACE, and the owner's seqid moves. */
+	compound(&m, 0, 3);
+	op_putfh(&m, O_FILE);
+	rr_enc_u32(&m.e, OP_OPEN);
+	rr_enc_u32(&m.e, 1);
+	rr_enc_u32(&m.e, OPEN4_SHARE_ACCESS_READ);
+	rr_enc_u32(&m.e, OPEN4_SHARE_DENY_NONE);
+	clientid_marker(&m);
+	rr_enc_string(&m.e, "fuzz-v40-reclaimer");
+	rr_enc_u32(&m.e, OPEN4_NOCREATE);
+	rr_enc_u32(&m.e, CLAIM_PREVIOUS);
+	rr_enc_u32(&m.e, OPEN_DELEGATE_NONE);
+	op_plain(&m, OP_GETFH);
+	seed(&m, "nfs4.0-open-claim-previous");
 }
 
 void
