@@ -27,6 +27,7 @@
 #include "daemon.h"
 #include "idmap.h"
 #include "rpc/clients.h"
+#include "rpc/backchannel.h"
 #include "rpc/dispatch.h"
 #include "rpc/drc.h"
 #include "rpc/gss.h"
@@ -674,6 +675,8 @@ daemon_run(const struct daemon_opts *o)
 		n4_set_lease(o->lease_secs);
 	start_idmap(o);
 	n4_clients_init();
+	bc_init();
+	n4_cb_init();
 	dispatch_register(nfs_program_build(versions(o)));
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);

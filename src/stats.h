@@ -66,6 +66,10 @@ enum stat_counter {
 	ST_GSS_ERR_DROPPED,	/* a replayed sequence number, or one below the window */
 	ST_GSS_ERR_BODY,	/* an integrity or privacy body that does not check */
 	ST_GSS_ERR_BADCRED,	/* a malformed credential or verifier */
+	ST_CB_SENT,		/* calls to clients (NFSv4 callbacks), sent */
+	ST_CB_ANSWERED,		/* ... answered with SUCCESS */
+	ST_CB_TIMEOUTS,		/* ... not answered in time */
+	ST_CB_FAILED,		/* ... refused, undecodable, or with no connection to go on */
 	ST_REJ_BADMAC,		/* rejected calls, by reason */
 	ST_REJ_BADHANDLE,
 	ST_REJ_STALE,

@@ -324,12 +324,12 @@ step_expect "arguments cut short after SEQUENCE: BADXDR at that operation" 22 \
 step_expect "the slot took that sequence id too" 23 'status=NFS4_OK nres=1 op0=OP_SEQUENCE:NFS4_OK .* sr_seqid=9 sr_slot=1 '
 step_expect "DESTROY_CLIENTID with a session: CLIENTID_BUSY (18.50)" 24 \
 	'status=NFS4ERR_CLIENTID_BUSY nres=1 op0=OP_DESTROY_CLIENTID:NFS4ERR_CLIENTID_BUSY '
-step_expect "BIND_CONN_TO_SESSION for the back channel only: INVAL (no back channel)" 25 \
-	'status=NFS4ERR_INVAL nres=1 op0=OP_BIND_CONN_TO_SESSION:NFS4ERR_INVAL '
+step_expect "BIND_CONN_TO_SESSION for the back channel only: the back channel" 25 \
+	'status=NFS4_OK nres=1 op0=OP_BIND_CONN_TO_SESSION:NFS4_OK .*bctsr_dir=CDFS4_BACK '
 step_expect "BIND_CONN_TO_SESSION fore: bound to the fore channel" 26 \
 	'status=NFS4_OK nres=1 op0=OP_BIND_CONN_TO_SESSION:NFS4_OK .*bctsr_dir=CDFS4_FORE '
-step_expect "BIND_CONN_TO_SESSION fore or both: the fore channel" 27 \
-	'status=NFS4_OK nres=1 op0=OP_BIND_CONN_TO_SESSION:NFS4_OK .*bctsr_dir=CDFS4_FORE '
+step_expect "BIND_CONN_TO_SESSION fore or both: both channels" 27 \
+	'status=NFS4_OK nres=1 op0=OP_BIND_CONN_TO_SESSION:NFS4_OK .*bctsr_dir=CDFS4_BOTH '
 step_expect "DESTROY_SESSION of its own session, last after SEQUENCE (18.37)" 28 \
 	'status=NFS4_OK nres=2 op0=OP_SEQUENCE:NFS4_OK op1=OP_DESTROY_SESSION:NFS4_OK '
 step_expect "the destroyed session: BADSESSION" 29 \
@@ -350,8 +350,8 @@ run4 exchange_id integ-b ++ create_session 100 100 100000 3 ++ create_session 4 
 SB=$(sfield 3 sessionid) RB=$(sfield 8 reply)
 step_expect "CREATE_SESSION clamps the fore channel: 64 slots, 50 operations, 4 KiB cached" 2 \
 	'op0=OP_CREATE_SESSION:NFS4_OK .* slots=64 maxops=50 cached=4096 '
-step_expect "no PERSIST or CONN_BACK_CHAN granted (no back channel)" 2 \
-	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_flags=0x0 '
+step_expect "CONN_BACK_CHAN granted, PERSIST not (no persistent reply cache)" 2 \
+	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_flags=0x2 '
 step_expect "a session of 4 slots, 3 operations" 3 \
 	'op0=OP_CREATE_SESSION:NFS4_OK .* csr_sequence=2 csr_flags=0x0 slots=4 maxops=3 '
 step_expect "4 operations in a session of 3: TOO_MANY_OPS at SEQUENCE (2.10.6.4)" 4 \

@@ -121,6 +121,14 @@ static const struct counter_desc counters[ST_NCOUNTERS] = {
 	    "RPCSEC_GSS calls refused or dropped, by reason." },
 	[ST_GSS_ERR_BADCRED] = { "gss_fail_badcred", "gss_failures_total", "reason=\"badcred\"",
 	    "RPCSEC_GSS calls refused or dropped, by reason." },
+	[ST_CB_SENT] = { "callbacks_sent", "callbacks_total", "event=\"sent\"",
+	    "Calls to NFSv4 clients (CB_NULL, CB_COMPOUND), by outcome." },
+	[ST_CB_ANSWERED] = { "callbacks_answered", "callbacks_total", "event=\"answered\"",
+	    "Calls to NFSv4 clients (CB_NULL, CB_COMPOUND), by outcome." },
+	[ST_CB_TIMEOUTS] = { "callbacks_timed_out", "callbacks_total", "event=\"timed_out\"",
+	    "Calls to NFSv4 clients (CB_NULL, CB_COMPOUND), by outcome." },
+	[ST_CB_FAILED] = { "callbacks_failed", "callbacks_total", "event=\"failed\"",
+	    "Calls to NFSv4 clients (CB_NULL, CB_COMPOUND), by outcome." },
 	[ST_REJ_BADMAC] = { "rejected_bad_mac", "rejected_calls_total", "reason=\"bad_mac\"",
 	    "Calls refused, by reason." },
 	[ST_REJ_BADHANDLE] = { "rejected_bad_handle", "rejected_calls_total",
@@ -322,6 +330,9 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 	fputs("\nSecurity flavors and RPCSEC_GSS:\n", out);
 	fprintf(out, "  %-28s %llu\n", "gss_contexts", (unsigned long long)s->g.gss_contexts);
 	for (unsigned i = ST_CALLS_AUTH_NONE; i <= ST_GSS_ERR_BADCRED; i++)
+		fprintf(out, "  %-28s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
+	fputs("\nNFSv4 callbacks:\n", out);
+	for (unsigned i = ST_CB_SENT; i <= ST_CB_FAILED; i++)
 		fprintf(out, "  %-28s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
 	fputs("\nRejected calls:\n", out);
 	for (unsigned i = ST_REJ_BADMAC; i < ST_NCOUNTERS; i++)

@@ -46,6 +46,7 @@ struct n4_compound {
 	size_t replay_len;
 	int replay_uncached;
 	int databuf_taken;		/* a READ has the worker's data buffer (nfs4_io.c) */
+	uint8_t sessionid[N4_SESSIONID_SIZE];	/* SEQUENCE's, when in_session */
 	/* NFSv4.0: the OPEN running is its open-owner's first, not yet confirmed (nfs40_seqid.c). */
 	int open_unconfirmed;
 };
@@ -206,6 +207,15 @@ nfsstat4 n4_op_open_confirm(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 nfsstat4 n4_op_release_lockowner(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 /* DELEGRETURN: no delegation is handed out yet, so none is ever returned (BAD_STATEID). */
 nfsstat4 n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+
+/*
+ * The back channel (nfs4_callback.c): the credential our calls carry, of
+ * those the client lists (-1: none we speak); a probe of a session's back
+ * channel in the background; BACKCHANNEL_CTL.
+ */
+int n4_cb_sec_choose(const callback_sec_parms4 *list, u_int n, struct n4_cb_sec *out);
+void n4_cb_probe(const uint8_t sessionid[N4_SESSIONID_SIZE]);
+nfsstat4 n4_op_backchannel_ctl(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
 /* The session operations (nfs4_session.c). */
 nfsstat4 n4_op_exchange_id(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);

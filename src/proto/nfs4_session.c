@@ -12,6 +12,7 @@
 
 #include "creds.h"
 #include "fs/fh.h"
+#include "rpc/backchannel.h"
 #include "rpc/gss_proto.h"
 #include "nfs4_ops.h"
 #include "nfs_program.h"
@@ -247,6 +248,15 @@ n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	channel_in(&args->csa_back_chan_attrs, &in.back);
 	in.cb_program = args->csa_cb_program;
 	/*
+	 * A back channel on this connection, when the client asks for one and
+	 * lists a credential we can call with (RFC 8881 18.36.3: else the
+	 * flag is not granted and the client may bind one later).
+	 */
+	if ((args->csa_flags & CREATE_SESSION4_FLAG_CONN_BACK_CHAN) &&
+	    n4_cb_sec_choose(args->csa_sec_parms.csa_sec_parms_val,
+	    args->csa_sec_parms.csa_sec_parms_len, &in.cb_sec) == 0)
+		in.back_conn = bc_hold(c->call->req);
+	/*
 	 * A confirmation writes the client's record into the state directory,
 	 * the daemon's: as the daemon, not as whoever this worker's previous
 	 * call was (under Kerberos or root_squash, a user who cannot write it).
@@ -258,6 +268,8 @@ n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	memcpy(ok->csr_sessionid, out.sessionid, N4_SESSIONID_SIZE);
 	ok->csr_sequence = out.sequence;
 	ok->csr_flags = out.flags;
+	if (out.flags & N4_FLAG_CONN_BACK_CHAN)
+		n4_cb_probe(out.sessionid);
 	channel_out(&out.fore, &ok->csr_fore_chan_attrs);
 	channel_out(&out.back, &ok->csr_back_chan_attrs);
 	return NFS4_OK;
@@ -287,6 +299,7 @@ n4_op_sequence(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		c->in_session = 1;
 		c->clientid = out.clientid;
 		c->cachethis = args->sa_cachethis;
+		memcpy(c->sessionid, args->sa_sessionid, N4_SESSIONID_SIZE);
 		break;
 	case N4_REPLAY:
 		c->replay = cache;
@@ -303,6 +316,13 @@ n4_op_sequence(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	ok->sr_highest_slotid = out.highest_slotid;
 	ok->sr_target_highest_slotid = out.target_highest_slotid;
 	ok->sr_status_flags = out.status_flags;
+	/*
+	 * A back channel the client asked for that is gone (its connection
+	 * closed) or did not answer the probe: the client binds another
+	 * connection (RFC 8881 18.46.3). While a probe runs, it is not down.
+	 */
+	if (out.back_wanted && (!bc_is_open(out.back_conn) || out.back_up == 0))
+		ok->sr_status_flags |= SEQ4_STATUS_CB_PATH_DOWN_SESSION;
 	return NFS4_OK;
 }
 
@@ -342,9 +362,10 @@ n4_op_reclaim_complete(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 }
 
 /*
- * The fore channel takes any connection (SP4_NONE); no back channel is
- * offered before callbacks exist, so a client that must have one hears
- * INVAL.
+ * The fore channel takes any connection (SP4_NONE). The back channel
+ * moves to this connection when the client asks for it (BACK, or either
+ * *_OR_BOTH), the connection it had released; a probe then tells whether
+ * it answers. A connection we cannot hold serves the fore channel only.
  */
 nfsstat4
 n4_op_bind_conn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
@@ -352,15 +373,34 @@ n4_op_bind_conn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	BIND_CONN_TO_SESSION4args *args = &a->nfs_argop4_u.opbind_conn_to_session;
 	BIND_CONN_TO_SESSION4resok *ok =
 	    &r->nfs_resop4_u.opbind_conn_to_session.BIND_CONN_TO_SESSION4res_u.bctsr_resok4;
+	const uint8_t *sid = (const uint8_t *)args->bctsa_sessid;
 	enum n4_result res;
+	uint64_t conn = 0;
+	int back;
 
-	(void)c;
-	if (args->bctsa_dir != CDFC4_FORE && args->bctsa_dir != CDFC4_FORE_OR_BOTH)
+	switch (args->bctsa_dir) {
+	case CDFC4_FORE:
+		back = 0;
+		break;
+	case CDFC4_BACK:
+	case CDFC4_FORE_OR_BOTH:
+	case CDFC4_BACK_OR_BOTH:
+		back = 1;
+		break;
+	default:
 		return NFS4ERR_INVAL;
-	if ((res = n4_session_exists((const uint8_t *)args->bctsa_sessid)) != N4_OK)
+	}
+	if ((res = n4_session_exists(sid)) != N4_OK)
+		return n4_status[res];
+	if (back && (conn = bc_hold(c->call->req)) == 0 && args->bctsa_dir != CDFC4_FORE_OR_BOTH)
+		return NFS4ERR_RESOURCE;	/* the table of held connections is full */
+	if (conn && (res = n4_session_set_back(sid, conn, NULL, NULL)) != N4_OK)
 		return n4_status[res];
 	memcpy(ok->bctsr_sessid, args->bctsa_sessid, N4_SESSIONID_SIZE);
-	ok->bctsr_dir = CDFS4_FORE;
+	ok->bctsr_dir = conn == 0 ? CDFS4_FORE : args->bctsa_dir == CDFC4_BACK ? CDFS4_BACK :
+	    CDFS4_BOTH;
 	ok->bctsr_use_conn_in_rdma_mode = FALSE;
+	if (conn)
+		n4_cb_probe(sid);
 	return NFS4_OK;
 }

@@ -42,5 +42,7 @@ const struct rpc_program *nfs_program_build(unsigned bits);
  * component), nfs4_session.c.
  */
 void n4_server_names_init(const char *statedir);
+/* At start-up: sessions release their back channel connections through the rpc layer. */
+void n4_cb_init(void);
 
 #endif

@@ -522,15 +522,66 @@ conns_accept(int lfd, uint16_t port, uint64_t listener_ev)
 	}
 }
 
+/* ---- calls back on a connection (backchannel.c) ---- */
+
+static int (*reply_taker)(struct conn *c, uint8_t *rec, size_t len);
+
+void
+conns_set_reply_taker(int (*fn)(struct conn *c, uint8_t *rec, size_t len))
+{
+	reply_taker = fn;
+}
+
+int
+conn_hold(struct conn *c)
+{
+	int r = -1;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->in_use && !c->closed) {
+		c->refs++;
+		r = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+void
+conn_release(struct conn *c)
+{
+	conn_unref(c);
+}
+
+int
+conn_is_open(struct conn *c)
+{
+	int open;
+
+	pthread_mutex_lock(&c->lock);
+	open = c->in_use && !c->closed;
+	pthread_mutex_unlock(&c->lock);
+	return open;
+}
+
 /* ---- reading ---- */
+
+/* An RPC message whose direction (its second word) is REPLY (1). */
+static int
+is_reply(const uint8_t *rec, size_t len)
+{
+	return len >= 8 && rec[4] == 0 && rec[5] == 0 && rec[6] == 0 && rec[7] == 1;
+}
 
 static int
 tcp_record(void *arg, uint8_t *rec, size_t len)
 {
 	struct conn *c = arg;
-	struct rpc_req *r = req_new(rec, len);
+	struct rpc_req *r;
 
-	if (r == NULL) {
+	/* A client's answer to a call of ours: to the caller waiting for it, not a worker. */
+	if (reply_taker && is_reply(rec, len) && reply_taker(c, rec, len))
+		return 0;
+	if ((r = req_new(rec, len)) == NULL) {
 		free(rec);
 		return -1;
 	}

@@ -50,4 +50,16 @@ void conn_shut(struct conn *c);
 void conn_request_done(struct conn *c, size_t reserved);
 int conn_local_fd(const struct conn *c);
 
+/*
+ * Calls back to a client on its own connection (NFSv4.1's back channel,
+ * backchannel.c): a reference that keeps the connection's slot (0, or -1
+ * when it is closed already), whether it is still open, and the reader's
+ * hand-off of records that are REPLYs, not calls: fn takes rec when it
+ * returns 1.
+ */
+int conn_hold(struct conn *c);
+void conn_release(struct conn *c);
+int conn_is_open(struct conn *c);
+void conns_set_reply_taker(int (*fn)(struct conn *c, uint8_t *rec, size_t len));
+
 #endif

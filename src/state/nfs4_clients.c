@@ -115,9 +115,19 @@ find_session(const uint8_t id[N4_SESSIONID_SIZE])
 	return NULL;
 }
 
+static void (*back_release)(uint64_t conn);
+
+void
+n4_set_back_release(void (*fn)(uint64_t conn))
+{
+	back_release = fn;
+}
+
 static void
 session_free(struct n4_session *s)
 {
+	if (s->back.conn && back_release)
+		back_release(s->back.conn);
 	for (uint32_t i = 0; i < s->nslots; i++)
 		free(s->slots[i].reply);
 	free(s);
@@ -362,16 +372,25 @@ session_new(struct n4_client *c, const struct n4_create_in *in, struct n4_create
 	out->fore = in->fore;
 	out->fore.maxrequests = nslots;
 	out->fore.maxresponsesize_cached = cache_max;
-	/* No back channel is granted (no callbacks until delegations): echo it. */
+	/* One back channel slot: the server's calls go one at a time. */
 	out->back = in->back;
+	out->back.maxrequests = 1;
 	out->flags = 0;
+	if (in->back_conn) {
+		s->back.conn = in->back_conn;
+		s->back.program = in->cb_program;
+		s->back.sec = in->cb_sec;
+		s->back.up = -1;
+		s->back_wanted = 1;
+		out->flags = N4_FLAG_CONN_BACK_CHAN;
+	}
 	return s;
 }
 
 /* owner (ownerlen bytes) is set to the client's when this confirms it. */
 static enum n4_result
 create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t *owner,
-    size_t *ownerlen)
+    size_t *ownerlen, int *back_taken)
 {
 	struct n4_client *c = n4c_find_client(in->clientid), *old;
 
@@ -392,6 +411,7 @@ create_locked(const struct n4_create_in *in, struct n4_create_out *out, uint8_t 
 		return N4_SEQ_MISORDERED;
 	if (session_new(c, in, out) == NULL)
 		return N4_NOSPC;
+	*back_taken = in->back_conn != 0;
 	out->sequence = in->sequence;
 	if (!c->confirmed) {
 		/* Case 5 of EXCHANGE_ID ends here: the restarted client's old record goes. */
@@ -414,10 +434,14 @@ n4_create_session(const struct n4_create_in *in, struct n4_create_out *out)
 	uint8_t owner[N4_OWNER_MAX];
 	size_t ownerlen = 0;
 	enum n4_result r;
+	int back_taken = 0;
 
 	pthread_mutex_lock(&n4_lock);
-	r = create_locked(in, out, owner, &ownerlen);
+	r = create_locked(in, out, owner, &ownerlen, &back_taken);
 	pthread_mutex_unlock(&n4_lock);
+	/* A retry's answer, or no session: the connection held for it is not kept. */
+	if (in->back_conn && !back_taken && back_release)
+		back_release(in->back_conn);
 	/*
 	 * A confirmed client may hold state from now on: its record is on disk
 	 * before it hears so (outside the lock: an fsync must not hold up the
@@ -438,6 +462,9 @@ sequence_answer(const struct n4_session *s, struct n4_sequence_out *out)
 	out->status_flags = 0;
 	out->maxoperations = s->maxops;
 	out->clientid = s->clp->clientid;
+	out->back_conn = s->back.conn;
+	out->back_wanted = s->back_wanted;
+	out->back_up = s->back.up;
 }
 
 /* RFC 8881 2.10.6.1: a new request, a retry, or neither. */
@@ -519,6 +546,63 @@ n4_slot_done(struct n4_slot_ref *ref, const void *reply, size_t len)
 		session_free(s);
 	pthread_mutex_unlock(&n4_lock);
 	ref->session = NULL;
+}
+
+enum n4_result
+n4_session_set_back(const uint8_t sessionid[N4_SESSIONID_SIZE], uint64_t conn,
+    const uint32_t *program, const struct n4_cb_sec *sec)
+{
+	struct n4_session *s;
+	uint64_t old = 0;
+	enum n4_result r = N4_BADSESSION;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((s = find_session(sessionid)) != NULL) {
+		if (conn) {
+			old = s->back.conn;
+			s->back.conn = conn;
+			s->back_wanted = 1;
+			s->back.up = -1;	/* until the probe answers */
+		}
+		if (program)
+			s->back.program = *program;
+		if (sec)
+			s->back.sec = *sec;
+		r = N4_OK;
+	} else {
+		old = conn;
+	}
+	pthread_mutex_unlock(&n4_lock);
+	if (old && back_release)
+		back_release(old);
+	return r;
+}
+
+enum n4_result
+n4_session_back(const uint8_t sessionid[N4_SESSIONID_SIZE], struct n4_back *out)
+{
+	struct n4_session *s;
+	enum n4_result r = N4_BADSESSION;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((s = find_session(sessionid)) != NULL && s->back.conn) {
+		*out = s->back;
+		out->seq = ++s->back.seq;
+		r = N4_OK;
+	}
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+void
+n4_session_back_up(const uint8_t sessionid[N4_SESSIONID_SIZE], int up)
+{
+	struct n4_session *s;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((s = find_session(sessionid)) != NULL)
+		s->back.up = up;
+	pthread_mutex_unlock(&n4_lock);
 }
 
 enum n4_result

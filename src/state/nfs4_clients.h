@@ -49,6 +49,12 @@ enum n4_result {
 	N4_NRESULTS
 };
 
+/* The credential callbacks carry: one the client's sec parms accept (AUTH_NONE, AUTH_SYS). */
+struct n4_cb_sec {
+	uint32_t flavor, uid, gid;
+	char machine[64];
+};
+
 /* Who sent a call, as far as client records care (RFC 8881 2.4.3). */
 struct n4_principal {
 	uint32_t flavor, uid, gid;
@@ -84,7 +90,13 @@ struct n4_create_in {
 	uint32_t flags;		/* CREATE_SESSION4_FLAG_*, as asked */
 	struct n4_channel fore, back;
 	uint32_t cb_program;
+	/* CONN_BACK_CHAN: the connection held for the back channel (0: none), its credential. */
+	uint64_t back_conn;
+	struct n4_cb_sec cb_sec;
 };
+
+/* CREATE_SESSION4_FLAG_CONN_BACK_CHAN: the session's connection is its back channel too. */
+#define N4_FLAG_CONN_BACK_CHAN	0x2
 
 struct n4_create_out {
 	uint8_t sessionid[N4_SESSIONID_SIZE];
@@ -112,7 +124,45 @@ struct n4_sequence_out {
 	uint32_t highest_slotid, target_highest_slotid, status_flags;
 	uint32_t maxoperations;		/* as granted to the session */
 	uint64_t clientid;
+	/* The back channel, for SEQ4_STATUS_CB_PATH_DOWN*: held (conn), wanted, probed up. */
+	uint64_t back_conn;
+	int back_wanted, back_up;
 };
+
+/* ---- the back channel (RFC 8881 2.10.3.1, 18.33, 18.34, 18.36) ---- */
+
+/*
+ * A session's back channel: the connection held for calls to the client
+ * (the rpc layer's handle, opaque here: 0 for none), the program and
+ * credential they carry, whether the last probe was answered (1), not
+ * (0) or is pending (-1), and the slot's next CB_SEQUENCE sequence id.
+ */
+struct n4_back {
+	uint64_t conn;
+	uint32_t program;
+	struct n4_cb_sec sec;
+	int up;
+	uint32_t seq;
+};
+
+/*
+ * The rpc layer's release of a held connection, for sessions that go with
+ * one (set once at start-up by the room, so that state needs no rpc).
+ */
+void n4_set_back_release(void (*fn)(uint64_t conn));
+/*
+ * CREATE_SESSION with CONN_BACK_CHAN, BIND_CONN_TO_SESSION for the back
+ * channel, BACKCHANNEL_CTL: conn (0: keep the one held) becomes the
+ * session's, and program and sec with it when given (NULL: keep). The
+ * connection held before is released. N4_BADSESSION when it is gone
+ * (then conn is released too).
+ */
+enum n4_result n4_session_set_back(const uint8_t sessionid[N4_SESSIONID_SIZE], uint64_t conn,
+    const uint32_t *program, const struct n4_cb_sec *sec);
+/* What a callback on the session needs (its sequence id taken): N4_BADSESSION, or N4_OK. */
+enum n4_result n4_session_back(const uint8_t sessionid[N4_SESSIONID_SIZE], struct n4_back *out);
+/* A probe's answer (1: answered, 0: not). */
+void n4_session_back_up(const uint8_t sessionid[N4_SESSIONID_SIZE], int up);
 
 /* ---- NFSv4.0 (RFC 7530 16.33, 16.34, 16.29; nfs40_clients.c) ---- */
 

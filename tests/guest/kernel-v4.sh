@@ -434,6 +434,13 @@ for op in SEEK ALLOCATE DEALLOCATE COPY; do
 	awk -v op="$op" '$1 == op && $2 > 0 { found = 1 } END { exit !found }' "$work/stats"
 	expect 0 $? "the server counted $op" "$work/stats"
 done
+# The back channel: each session's CB_NULL probe went out on the client's
+# own connection and was answered (nothing failed, nothing timed out).
+[ "$(op_count callbacks_answered)" -gt 0 ] && [ "$(op_count callbacks_failed)" = 0 ] &&
+	[ "$(op_count callbacks_timed_out)" = 0 ]
+expect 0 $? "the back channel answers: callbacks answered $(op_count callbacks_answered), failed $(op_count callbacks_failed), timed out $(op_count callbacks_timed_out)" "$work/stats"
+[ "$(op_count BIND_CONN_TO_SESSION)" -lt 5 ]
+expect 0 $? "no BIND_CONN_TO_SESSION storm ($(op_count BIND_CONN_TO_SESSION))" "$work/stats"
 
 step "NFSv4.2: extended attributes (RFC 8276) with setfattr and getfattr"
 touch "$w/plain"
