@@ -57,13 +57,15 @@
 
 #define TASK_THREADS 4		/* callbacks to clients: a dead one costs a thread seconds */
 
-static volatile sig_atomic_t got_hup, got_term;
+static volatile sig_atomic_t got_hup, got_term, got_io;
 
 static void
 on_signal(int sig)
 {
 	if (sig == SIGHUP)
 		got_hup = 1;
+	else if (sig == SIGIO)
+		got_io = 1;	/* a process on the server breaks a delegation's lease */
 	else
 		got_term = 1;
 }
@@ -293,15 +295,18 @@ setup_signals(sigset_t *waitmask)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGIO, &sa, NULL);
 	/* Blocked except inside epoll_pwait: no request is ever interrupted. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGIO);
 	pthread_sigmask(SIG_BLOCK, &block, waitmask);
 	sigdelset(waitmask, SIGHUP);
 	sigdelset(waitmask, SIGTERM);
 	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGIO);
 }
 
 /* A reload's problems go to the log and, when usernfsctl asked for it, to its caller. */
@@ -677,6 +682,7 @@ daemon_run(const struct daemon_opts *o)
 	n4_clients_init();
 	bc_init();
 	n4_cb_init();
+	n4_deleg_enable(!o->no_delegations);
 	dispatch_register(nfs_program_build(versions(o)));
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);
@@ -733,6 +739,10 @@ daemon_run(const struct daemon_opts *o)
 			else
 				reload(o->exports_file, "SIGHUP", NULL);
 		}
+		if (got_io) {
+			got_io = 0;
+			n4_deleg_run(1);
+		}
 		now = time(NULL);
 		if (now != last_tick) {
 			last_tick = now;
@@ -740,6 +750,7 @@ daemon_run(const struct daemon_opts *o)
 			fs_tick();
 			grace_shared_tick(locks_in_grace());
 			n4_clients_tick();
+			n4_deleg_run(0);
 			end_grace_early();
 			memtrim_tick(workq_pushed());
 			if (now % 60 == 0)

@@ -29,6 +29,7 @@ struct daemon_opts {
 	const char *keytab;		/* --keytab FILE, or NULL: KRB5_KTNAME, else /etc/krb5.keytab */
 	const char *idmapd_conf;	/* --idmapd-conf FILE, or NULL: libnfsidmap's default */
 	int no_nlm;
+	int no_delegations;		/* --no-delegations */
 	unsigned threads;
 	unsigned reply_memory_mib;	/* global TCP reply budget; 0: the default */
 	unsigned nfs_versions;		/* NFSVERS_* bits; 0: the default (daemon.c's versions) */

@@ -32,6 +32,7 @@ usage(FILE *out)
 	    "      --nlm-port N       serve NLM on port N (default: on the NFS port)\n"
 	    "      --grace SECONDS    after a restart, only reclaims for this long (default %d)\n"
 	    "      --lease-time SECONDS  NFSv4's lease (default 90; rpc.nfsd -L)\n"
+	    "      --no-delegations   hand out no NFSv4 read delegations\n"
 	    "      --idmap            NFSv4 owners as name@domain through libnfsidmap\n"
 	    "                         (default: numbers, as knfsd sends them for AUTH_SYS)\n"
 	    "      --idmapd-conf FILE  libnfsidmap's configuration (default /etc/idmapd.conf;\n"
@@ -78,7 +79,7 @@ parse_num(const char *s, unsigned long min, unsigned long max, unsigned long *ou
 
 enum { OPT_NO_NLM = 256, OPT_NLM_PORT, OPT_GRACE, OPT_CONTROL, OPT_METRICS, OPT_SHARE, OPT_RO, OPT_ALLOW,
 	OPT_HANDLE_KEY, OPT_GRACE_DIR, OPT_REPLY_MEMORY, OPT_NFS_VERSIONS, OPT_LEASE_TIME, OPT_IDMAP,
-	OPT_IDMAPD_CONF, OPT_KEYTAB };
+	OPT_IDMAPD_CONF, OPT_KEYTAB, OPT_NO_DELEGATIONS };
 
 /* dirs and allow have room for argc entries: the --share and --allow values. */
 static int
@@ -95,6 +96,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 		{ "state-dir", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "no-nlm", no_argument, NULL, OPT_NO_NLM },
+		{ "no-delegations", no_argument, NULL, OPT_NO_DELEGATIONS },
 		{ "nlm-port", required_argument, NULL, OPT_NLM_PORT },
 		{ "grace", required_argument, NULL, OPT_GRACE },
 		{ "socket", required_argument, NULL, OPT_CONTROL },
@@ -155,6 +157,7 @@ run(int argc, char **argv, const char **dirs, const char **allow)
 				o.nlm_port = (uint16_t)v;
 			break;
 		case OPT_NO_NLM: o.no_nlm = 1; break;
+		case OPT_NO_DELEGATIONS: o.no_delegations = 1; break;
 		case OPT_GRACE:
 			if (parse_num(optarg, 0, 3600, &v) < 0) {
 				fprintf(stderr, "usernfsd: bad grace period '%s' (0 to 3600 seconds)\n",

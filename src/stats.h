@@ -70,6 +70,10 @@ enum stat_counter {
 	ST_CB_ANSWERED,		/* ... answered with SUCCESS */
 	ST_CB_TIMEOUTS,		/* ... not answered in time */
 	ST_CB_FAILED,		/* ... refused, undecodable, or with no connection to go on */
+	ST_DELEG_GRANTED,	/* read delegations handed out with OPEN */
+	ST_DELEG_RECALLED,	/* ... recalled (CB_RECALL) for a conflict */
+	ST_DELEG_RETURNED,	/* ... given back (DELEGRETURN) */
+	ST_DELEG_REVOKED,	/* ... taken back: not returned in time, or the kernel broke its lease */
 	ST_REJ_BADMAC,		/* rejected calls, by reason */
 	ST_REJ_BADHANDLE,
 	ST_REJ_STALE,

@@ -129,6 +129,14 @@ static const struct counter_desc counters[ST_NCOUNTERS] = {
 	    "Calls to NFSv4 clients (CB_NULL, CB_COMPOUND), by outcome." },
 	[ST_CB_FAILED] = { "callbacks_failed", "callbacks_total", "event=\"failed\"",
 	    "Calls to NFSv4 clients (CB_NULL, CB_COMPOUND), by outcome." },
+	[ST_DELEG_GRANTED] = { "delegations_granted", "delegations_total", "event=\"granted\"",
+	    "NFSv4 read delegations, by event." },
+	[ST_DELEG_RECALLED] = { "delegations_recalled", "delegations_total", "event=\"recalled\"",
+	    "NFSv4 read delegations, by event." },
+	[ST_DELEG_RETURNED] = { "delegations_returned", "delegations_total", "event=\"returned\"",
+	    "NFSv4 read delegations, by event." },
+	[ST_DELEG_REVOKED] = { "delegations_revoked", "delegations_total", "event=\"revoked\"",
+	    "NFSv4 read delegations, by event." },
 	[ST_REJ_BADMAC] = { "rejected_bad_mac", "rejected_calls_total", "reason=\"bad_mac\"",
 	    "Calls refused, by reason." },
 	[ST_REJ_BADHANDLE] = { "rejected_bad_handle", "rejected_calls_total",
@@ -331,8 +339,8 @@ stats_print_table(FILE *out, const struct stats_snapshot *s)
 	fprintf(out, "  %-28s %llu\n", "gss_contexts", (unsigned long long)s->g.gss_contexts);
 	for (unsigned i = ST_CALLS_AUTH_NONE; i <= ST_GSS_ERR_BADCRED; i++)
 		fprintf(out, "  %-28s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
-	fputs("\nNFSv4 callbacks:\n", out);
-	for (unsigned i = ST_CB_SENT; i <= ST_CB_FAILED; i++)
+	fputs("\nNFSv4 callbacks and delegations:\n", out);
+	for (unsigned i = ST_CB_SENT; i <= ST_DELEG_REVOKED; i++)
 		fprintf(out, "  %-28s %llu\n", counters[i].key, (unsigned long long)s->sum.ctr[i]);
 	fputs("\nRejected calls:\n", out);
 	for (unsigned i = ST_REJ_BADMAC; i < ST_NCOUNTERS; i++)

@@ -162,6 +162,14 @@ set_size(struct fs_ctx *ctx, uint64_t size)
 		return EINVAL;
 	if (size > (uint64_t)INT64_MAX)
 		return EFBIG;
+	/*
+	 * Our writable descriptor first, opened without blocking: a file a
+	 * client holds a read delegation on (a kernel lease, lease.h) says
+	 * EAGAIN now, where truncate would wait out the kernel's lease-break
+	 * time on this worker; and while we hold it open no lease is taken.
+	 */
+	if (icache_write_fd(ctx->ent, ctx->creds) < 0)
+		return errno;
 	icache_proc_path(ctx->ent, path, sizeof(path));
 	/* Through the path so the kernel checks the caller's write permission. */
 	return truncate(path, (off_t)size) < 0 ? errno : 0;

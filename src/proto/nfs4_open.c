@@ -2,9 +2,9 @@
  * NFSv4 opens (RFC 8881 18.16, 18.18, 18.2, 18.48, 18.38; stateids 8.2):
  * OPEN, OPEN_DOWNGRADE, CLOSE, TEST_STATEID and FREE_STATEID, and the
  * stateid check every I/O operation makes. The state is the state
- * layer's (state/nfs4_state.c); the files are the fs layer's. No
- * delegations are handed out (issue 29): OPEN answers NONE, or NONE_EXT
- * to a client that said what it wanted.
+ * layer's (state/nfs4_state.c); the files are the fs layer's. A read
+ * delegation may come with an OPEN (nfs4_deleg.c says when); without one
+ * OPEN answers NONE, or NONE_EXT to a client that said what it wanted.
  */
 #include "config.h"
 
@@ -139,6 +139,7 @@ struct open_req {
 	OPEN4resok *ok;
 	unsigned access, deny;
 	int created;		/* by this OPEN: no permission check, as for the creator */
+	int may_delegate;	/* CLAIM_NULL or CLAIM_FH, and the client did not say no */
 	struct fs_sattr sa;	/* UNCHECKED's size, applied to a file that was there */
 };
 
@@ -317,6 +318,9 @@ open_file(struct open_req *q, struct fs_ctx *file, struct stat *st)
 	in.access = q->access;
 	in.deny = q->deny;
 	in.unconfirmed = q->c->open_unconfirmed;
+	/* A delegation in the way is recalled; this open waits for it (DELAY). */
+	if ((s = n4_deleg_check(q->c, &f, q->access)) != NFS4_OK)
+		return s;
 	if ((s = state_status[n4_open(&in, &sid)]) != NFS4_OK)
 		return s;
 	/* UNCHECKED's truncation of a file that was there, once the open stands. */
@@ -325,6 +329,8 @@ open_file(struct open_req *q, struct fs_ctx *file, struct stat *st)
 		return s;
 	n4_sid_to_wire(&sid, &q->ok->stateid);
 	n4_set_cur_sid(q->c, &q->ok->stateid);
+	if (q->may_delegate)
+		n4_deleg_offer(q->c, file, &f, q->access, q->deny, &q->ok->delegation);
 	return n4_set_cur(q->c, &o);
 }
 
@@ -424,7 +430,8 @@ nfsstat4
 n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
 	OPEN4args *args = &a->nfs_argop4_u.opopen;
-	struct open_req q = { c, args, &r->nfs_resop4_u.opopen.OPEN4res_u.resok4, 0, 0, 0, { 0 } };
+	struct open_req q = { c, args, &r->nfs_resop4_u.opopen.OPEN4res_u.resok4, 0, 0, 0, 0,
+	    { 0 } };
 	open_claim4 *claim = &args->claim;
 	struct n4_obj o;
 	nfsstat4 s;
@@ -440,6 +447,9 @@ n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		n4_obj_end(&o);
 		return NFS4ERR_INVAL;
 	}
+	q.may_delegate = (claim->claim == CLAIM_NULL || claim->claim == CLAIM_FH) &&
+	    (args->share_access & OPEN4_SHARE_ACCESS_WANT_DELEG_MASK) !=
+	    OPEN4_SHARE_ACCESS_WANT_NO_DELEG;
 	switch (claim->claim) {
 	case CLAIM_NULL:
 		s = new_open_grace(c) ? NFS4ERR_GRACE : open_by_name(&q, &o, &claim->open_claim4_u.file);
@@ -470,7 +480,8 @@ n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	n4_obj_end(&o);
 	if (s == NFS4_OK) {
 		q.ok->rflags = OPEN4_RESULT_LOCKTYPE_POSIX;
-		no_delegation(args, &q.ok->delegation);
+		if (q.ok->delegation.delegation_type != OPEN_DELEGATE_READ)
+			no_delegation(args, &q.ok->delegation);
 	}
 	return s;
 }
@@ -585,17 +596,4 @@ n4_op_free_stateid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return NFS4ERR_BAD_STATEID;
 	n4_sid_from_wire(sid, &s);
 	return state_status[n4_stateid_free(c->clientid, &s)];
-}
-
-nfsstat4
-n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
-{
-	struct n4_obj o;
-	nfsstat4 s;
-
-	(void)a; (void)r;
-	if ((s = n4_obj_begin(c, &c->cur, &o)) != NFS4_OK)
-		return s;
-	n4_obj_end(&o);
-	return NFS4ERR_BAD_STATEID;	/* no delegation is handed out: none is this one */
 }

@@ -205,7 +205,14 @@ nfsstat4 n40_bind(struct n4_compound *c, const nfs_argop4 *a);
 nfsstat4 n40_run_seqid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r, n4_op_fn fn);
 nfsstat4 n4_op_open_confirm(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 nfsstat4 n4_op_release_lockowner(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
-/* DELEGRETURN: no delegation is handed out yet, so none is ever returned (BAD_STATEID). */
+/*
+ * Read delegations (nfs4_deleg.c): OPEN asks what is in the way of an
+ * open (DELAY while recalled) and offers one after a successful open
+ * (d untouched when none); DELEGRETURN.
+ */
+nfsstat4 n4_deleg_check(struct n4_compound *c, const struct n4_file *f, unsigned access);
+void n4_deleg_offer(struct n4_compound *c, struct fs_ctx *file, const struct n4_file *f,
+    unsigned access, unsigned deny, open_delegation4 *d);
 nfsstat4 n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
 /*

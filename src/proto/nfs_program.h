@@ -44,5 +44,13 @@ const struct rpc_program *nfs_program_build(unsigned bits);
 void n4_server_names_init(const char *statedir);
 /* At start-up: sessions release their back channel connections through the rpc layer. */
 void n4_cb_init(void);
+/* Read delegations handed out (on by default; --no-delegations). */
+void n4_deleg_enable(int on);
+/*
+ * From the main loop, once a second and after a SIGIO (lease_signal):
+ * recalls what a process on the server wants to write, revokes what was
+ * not returned in time.
+ */
+void n4_deleg_run(int lease_signal);
 
 #endif

@@ -586,8 +586,7 @@ n4_session_back(const uint8_t sessionid[N4_SESSIONID_SIZE], struct n4_back *out)
 
 	pthread_mutex_lock(&n4_lock);
 	if ((s = find_session(sessionid)) != NULL && s->back.conn) {
-		*out = s->back;
-		out->seq = ++s->back.seq;
+		*out = s->back;		/* a CB_NULL probe: no sequence id taken */
 		r = N4_OK;
 	}
 	pthread_mutex_unlock(&n4_lock);
@@ -602,6 +601,64 @@ n4_session_back_up(const uint8_t sessionid[N4_SESSIONID_SIZE], int up)
 	pthread_mutex_lock(&n4_lock);
 	if ((s = find_session(sessionid)) != NULL)
 		s->back.up = up;
+	pthread_mutex_unlock(&n4_lock);
+}
+
+int
+n4_client_cb_up(uint64_t clientid)
+{
+	const struct n4_session *s;
+	struct n4_client *c;
+	int up = 0;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((c = n4c_find_client(clientid)) != NULL)
+		TAILQ_FOREACH(s, &c->sessions, by_client)
+			if (s->back.conn && s->back.up == 1)
+				up = 1;
+	pthread_mutex_unlock(&n4_lock);
+	return up;
+}
+
+enum n4_result
+n4_client_back(uint64_t clientid, uint8_t sessionid[N4_SESSIONID_SIZE], struct n4_back *out)
+{
+	struct n4_session *s;
+	struct n4_client *c;
+	enum n4_result r = N4_STALE_CLIENTID;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((c = n4c_find_client(clientid)) != NULL)
+		TAILQ_FOREACH(s, &c->sessions, by_client) {
+			if (!s->back.conn || s->back.up == 0)
+				continue;
+			if (s->back_busy) {
+				r = N4_DELAY;
+				continue;
+			}
+			s->back_busy = 1;
+			memcpy(sessionid, s->id, N4_SESSIONID_SIZE);
+			*out = s->back;
+			out->seq = ++s->back.seq;
+			out->minor = c->minor;
+			r = N4_OK;
+			break;
+		}
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+void
+n4_session_back_done(const uint8_t sessionid[N4_SESSIONID_SIZE], int answered)
+{
+	struct n4_session *s;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((s = find_session(sessionid)) != NULL) {
+		s->back_busy = 0;
+		if (!answered)
+			s->back.up = 0;		/* SEQUENCE tells the client: it binds anew */
+	}
 	pthread_mutex_unlock(&n4_lock);
 }
 

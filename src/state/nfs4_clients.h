@@ -143,6 +143,7 @@ struct n4_back {
 	struct n4_cb_sec sec;
 	int up;
 	uint32_t seq;
+	uint32_t minor;			/* of the client: CB_COMPOUND's minorversion */
 };
 
 /*
@@ -159,10 +160,21 @@ void n4_set_back_release(void (*fn)(uint64_t conn));
  */
 enum n4_result n4_session_set_back(const uint8_t sessionid[N4_SESSIONID_SIZE], uint64_t conn,
     const uint32_t *program, const struct n4_cb_sec *sec);
-/* What a callback on the session needs (its sequence id taken): N4_BADSESSION, or N4_OK. */
+/* What a CB_NULL probe of the session needs: N4_BADSESSION, or N4_OK. */
 enum n4_result n4_session_back(const uint8_t sessionid[N4_SESSIONID_SIZE], struct n4_back *out);
 /* A probe's answer (1: answered, 0: not). */
 void n4_session_back_up(const uint8_t sessionid[N4_SESSIONID_SIZE], int up);
+/* Has the client a session whose back channel answered its probe (may it get a delegation)? */
+int n4_client_cb_up(uint64_t clientid);
+/*
+ * For a CB_COMPOUND to the client: a session with a back channel that
+ * answers, its id, and its back channel with the slot's next sequence id;
+ * the slot is the caller's until n4_session_back_done (N4_DELAY while
+ * another call holds it; N4_STALE_CLIENTID: no such client or channel).
+ */
+enum n4_result n4_client_back(uint64_t clientid, uint8_t sessionid[N4_SESSIONID_SIZE],
+    struct n4_back *out);
+void n4_session_back_done(const uint8_t sessionid[N4_SESSIONID_SIZE], int answered);
 
 /* ---- NFSv4.0 (RFC 7530 16.33, 16.34, 16.29; nfs40_clients.c) ---- */
 

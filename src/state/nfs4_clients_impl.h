@@ -37,6 +37,7 @@ struct n4_session {
 	uint32_t maxreq, maxresp;	/* the fore channel's sizes, as granted */
 	size_t reserved;		/* nslots * cache_max, of the budget */
 	int back_wanted;		/* the client asked for a back channel */
+	int back_busy;			/* a CB_COMPOUND is on its one slot */
 	struct n4_back back;
 	uint32_t nslots;
 	struct n4_slot slots[];

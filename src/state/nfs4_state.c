@@ -14,12 +14,19 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "fs/lease.h"
 #include "locks.h"
 #include "nfs4_state.h"
 
 #define NBUCKETS 1024
 
-enum n4_kind { N4K_OPEN, N4K_LOCK };
+/*
+ * A delegation (N4K_DELEG) is kept as one more kind of stateid: found by
+ * stateid and by file like the others, gone with its client. Its owner
+ * bytes are the file's handle, which a recall names; lease is the fs
+ * layer's kernel lease that stands for it on the server.
+ */
+enum n4_kind { N4K_OPEN, N4K_LOCK, N4K_DELEG };
 
 /*
  * An open, or a lock owner's stateid on the file of an open (RFC 8881
@@ -32,6 +39,8 @@ struct n4_open {
 	struct sockaddr_storage peer;	/* N4K_LOCK: where its locks came from */
 	int held;			/* N4K_LOCK: it holds a range, as the lock manager said last */
 	int unconfirmed;		/* N4K_OPEN of an NFSv4.0 open-owner not yet confirmed */
+	int lease;			/* N4K_DELEG: fs/lease.h's, dropped when it goes */
+	time_t recalled;		/* N4K_DELEG: when CB_RECALL was asked for (0: not) */
 	uint64_t clientid;
 	struct n4_file file;
 	unsigned access, deny;
@@ -51,7 +60,7 @@ struct n4_holder {
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct n4_open *other_hash[NBUCKETS], *file_hash[NBUCKETS];
 static struct n4_holder *holder_hash[NBUCKETS];
-static unsigned nstate;
+static unsigned nstate, ndelegs;
 static uint32_t instance, counter;
 
 void
@@ -180,6 +189,10 @@ unlink_open(struct n4_open *o)
 		;
 	*pp = o->by_file;
 	uncharge(o->clientid);
+	if (o->kind == N4K_DELEG) {
+		fs_lease_drop(o->lease);
+		ndelegs--;
+	}
 	free(o);
 }
 
@@ -546,8 +559,8 @@ n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid)
 	pthread_mutex_lock(&state_lock);
 	r = lookup_sid(clientid, sid, &o);
 	/* An open goes with CLOSE, a lock state once it holds nothing (RFC 8881 18.38.3). */
-	if (r == N4S_OK && (o->kind == N4K_OPEN || o->held))
-		r = N4S_LOCKS_HELD;
+	if (r == N4S_OK && (o->kind != N4K_LOCK || o->held))
+		r = N4S_LOCKS_HELD;	/* a delegation goes with DELEGRETURN */
 	else if (r == N4S_OK)
 		unlink_open(o);
 	pthread_mutex_unlock(&state_lock);
@@ -581,6 +594,130 @@ n4_release_lockowner(uint64_t clientid, const void *owner, size_t ownerlen)
 	return r;
 }
 
+/* ---- delegations (RFC 8881 10.2, 10.4) ---- */
+
+enum n4_state_result
+n4_deleg_grant(const struct n4_deleg_in *in, struct n4_stateid *out)
+{
+	struct n4_open_in oi;
+	struct n4_open *o;
+	enum n4_state_result r = N4S_OK;
+
+	if (in->fhlen > N4_LOCK_OWNER_MAX)
+		return N4S_INVAL;
+	pthread_mutex_lock(&state_lock);
+	for (o = file_hash[file_bucket(&in->file)]; o && r == N4S_OK; o = o->by_file) {
+		if (!same_file(&o->file, &in->file))
+			continue;
+		/* Someone writes it, or it is being recalled, or the client has one already. */
+		if ((o->kind == N4K_OPEN && (o->access & N4_SHARE_WRITE)) ||
+		    (o->kind == N4K_DELEG && (o->recalled || o->clientid == in->clientid)))
+			r = N4S_SHARE_DENIED;
+	}
+	if (r == N4S_OK && ndelegs >= N4_MAX_DELEGS)
+		r = N4S_DELAY;
+	memset(&oi, 0, sizeof(oi));
+	oi.clientid = in->clientid;
+	oi.owner = in->fh;
+	oi.ownerlen = in->fhlen;
+	oi.file = in->file;
+	if (r == N4S_OK && (o = new_open(&oi)) == NULL)
+		r = N4S_DELAY;
+	if (r == N4S_OK) {
+		o->kind = N4K_DELEG;
+		o->access = N4_SHARE_READ;
+		o->lease = in->lease;
+		o->seqid = 1;
+		ndelegs++;
+		answer(o, out);
+	}
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+/* Marks o for recall and tells fn (with the state lock held: fn only queues). */
+static void
+recall(struct n4_open *o, time_t now, n4_recall_fn fn, void *arg)
+{
+	struct n4_stateid sid;
+
+	if (o->recalled)
+		return;
+	o->recalled = now ? now : 1;
+	answer(o, &sid);
+	if (fn)
+		fn(arg, o->clientid, &sid, o->owner, o->ownerlen);
+}
+
+unsigned
+n4_deleg_conflicts(const struct n4_file *file, uint64_t clientid, unsigned access, time_t now,
+    n4_recall_fn fn, void *arg)
+{
+	struct n4_open *o;
+	unsigned n = 0;
+
+	(void)clientid;		/* a read delegation is in the way of any writer, its holder too */
+	if (!(access & N4_SHARE_WRITE))
+		return 0;
+	pthread_mutex_lock(&state_lock);
+	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
+		if (o->kind == N4K_DELEG && same_file(&o->file, file)) {
+			recall(o, now, fn, arg);
+			n++;
+		}
+	pthread_mutex_unlock(&state_lock);
+	return n;
+}
+
+enum n4_state_result
+n4_deleg_return(uint64_t clientid, const struct n4_stateid *sid)
+{
+	enum n4_state_result r;
+	struct n4_open *o;
+
+	pthread_mutex_lock(&state_lock);
+	r = lookup_sid(clientid, sid, &o);
+	if (r == N4S_OK && o->kind != N4K_DELEG)
+		r = N4S_BAD_STATEID;
+	if (r == N4S_OK)
+		unlink_open(o);		/* its lease goes: a writer held back goes on */
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
+void
+n4_deleg_tick(time_t now, unsigned limit, int check_leases, n4_recall_fn fn, void *arg,
+    unsigned *revoked)
+{
+	*revoked = 0;
+	pthread_mutex_lock(&state_lock);
+	for (unsigned b = 0; b < NBUCKETS; b++) {
+		struct n4_open *o = other_hash[b], *next;
+
+		for (; o; o = next) {
+			next = o->by_other;
+			if (o->kind != N4K_DELEG)
+				continue;
+			/*
+			 * Recalled and not returned within the limit: revoked. (A
+			 * lease being broken and one the kernel took away both read
+			 * as F_UNLCK, so the limit is the caller's to keep below the
+			 * kernel's lease-break time.)
+			 */
+			if (o->recalled && now - o->recalled > (time_t)limit) {
+				unlink_open(o);
+				(*revoked)++;
+				next = other_hash[b];
+				continue;
+			}
+			/* A process on the server wants to write it (SIGIO): recall. */
+			if (check_leases && !o->recalled && !fs_lease_intact(o->lease))
+				recall(o, now, fn, arg);
+		}
+	}
+	pthread_mutex_unlock(&state_lock);
+}
+
 /* Lock states first (their parents must outlive them), then opens. */
 static void
 drop_where(int (*match)(const struct n4_open *, uint64_t, const void *), uint64_t clientid,
@@ -589,7 +726,7 @@ drop_where(int (*match)(const struct n4_open *, uint64_t, const void *), uint64_
 	char caller[N4_CALLER_LEN];
 
 	pthread_mutex_lock(&state_lock);
-	for (int kind = N4K_LOCK; kind >= N4K_OPEN; kind--)
+	for (int kind = N4K_DELEG; kind >= N4K_OPEN; kind--)
 		for (unsigned b = 0; b < NBUCKETS; b++) {
 			struct n4_open *o = other_hash[b], *next;
 
@@ -673,5 +810,6 @@ n4_state_count(struct n4_state_counts *c)
 {
 	pthread_mutex_lock(&state_lock);
 	c->opens = nstate;
+	c->delegations = ndelegs;
 	pthread_mutex_unlock(&state_lock);
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #define N4_OTHER_SIZE		12
 #define N4_MAX_STATE_CLIENT	4096	/* stateids one client may hold */
@@ -150,6 +151,46 @@ enum n4_state_result n4_release_lockowner(uint64_t clientid, const void *owner, 
 /* An unconfirmed NFSv4.0 open-owner started anew: its opens go. */
 void n4_state_owner_gone(uint64_t clientid, const void *owner, size_t ownerlen);
 
+/* ---- read delegations (RFC 8881 10.2, 10.4; RFC 7530 10.2) ---- */
+
+#define N4_MAX_DELEGS	4096	/* delegations outstanding, in all */
+
+struct n4_deleg_in {
+	uint64_t clientid;
+	struct n4_file file;
+	int lease;			/* fs/lease.h's: the state's once granted */
+	const void *fh;			/* the file's handle, which a recall names */
+	size_t fhlen;
+};
+
+/*
+ * A read delegation of file for the client: N4S_OK with its stateid, or
+ * N4S_SHARE_DENIED (an open for writing, a delegation being recalled, or
+ * one the client has) or N4S_DELAY (the bound); the lease stays the
+ * caller's to drop unless granted.
+ */
+enum n4_state_result n4_deleg_grant(const struct n4_deleg_in *in, struct n4_stateid *out);
+/* Told of each delegation marked for recall (the state lock held: fn only queues work). */
+typedef void (*n4_recall_fn)(void *arg, uint64_t clientid, const struct n4_stateid *sid,
+    const void *fh, size_t fhlen);
+/*
+ * The delegations in the way of an open for access by clientid (every
+ * read delegation, when it writes), each marked for recall (at now) and
+ * passed to fn the first time: how many there are.
+ */
+unsigned n4_deleg_conflicts(const struct n4_file *file, uint64_t clientid, unsigned access,
+    time_t now, n4_recall_fn fn, void *arg);
+/* DELEGRETURN: the delegation and its lease go. */
+enum n4_state_result n4_deleg_return(uint64_t clientid, const struct n4_stateid *sid);
+/*
+ * Once a second: delegations recalled more than limit seconds ago are
+ * revoked (*revoked says how many);
+ * with check_leases (a SIGIO came), those whose lease a process on the
+ * server began to break are recalled (fn).
+ */
+void n4_deleg_tick(time_t now, unsigned limit, int check_leases, n4_recall_fn fn, void *arg,
+    unsigned *revoked);
+
 /* Every stateid of a client that went (expired, destroyed, rebooted). */
 void n4_state_client_gone(uint64_t clientid);
 /* Does the client hold any stateid (DESTROY_CLIENTID's CLIENTID_BUSY)? */
@@ -158,7 +199,8 @@ int n4_state_client_busy(uint64_t clientid);
 void n4_state_reset(void);
 
 struct n4_state_counts {
-	unsigned opens;
+	unsigned opens;			/* stateids of every kind */
+	unsigned delegations;
 };
 void n4_state_count(struct n4_state_counts *c);
 

@@ -37,7 +37,12 @@
 # mount's NLM locks and a v4.1 mount's, and a v4.0 mount's, exclude each
 # other both ways; a 4.1 and a 4.0 client cut off from the server (at
 # once, one wait) lose their locks once their lease (--lease-time 10) is
-# over.
+# over. Read delegations: a v4.1 read open gets one (the statistics say
+# so); a v4.0 client's write, a v3 client's write and a process on the
+# server that opens the file for writing each recall it, go on once it is
+# returned (well before the kernel's 45 s lease-break time), and the v4.1
+# client then reads what they wrote; a client that falls silent loses its
+# delegation after the lease, and the writer it held back goes on.
 set -u
 daemon=$1
 # Every lock call gives up after 30 s (status 142).
@@ -541,6 +546,51 @@ if [ -n "$v40" ]; then
 	"${LTT[@]}" setlk "$work/mnt3/shared-lock" >"$work/b.out" 2>&1
 	expect 0 $? "released over v4.0, NLM gets it" "$work/b.out"
 fi
+
+step "read delegations: granted on a read open, recalled by every kind of writer"
+# deleg EVENT: the server's delegations_EVENT counter now
+deleg() { srv "$ctl" stats >"$work/stats" 2>&1; op_count "delegations_$1"; }
+# ms_since T0: milliseconds since T0 (${EPOCHREALTIME/./})
+ms_since() { echo $(( (${EPOCHREALTIME/./} - $1) / 1000 )); }
+# granted_to_41 FILE: the v4.1 mount reads FILE (new, "v1"); did a delegation come with it?
+granted_to_41() {
+	local g0
+	echo v1 >"$exp/$1"
+	g0=$(deleg granted)
+	[ "$(cat "$mnt/$1")" = v1 ] && [ "$(deleg granted)" -gt "$g0" ]
+}
+granted_to_41 deleg-a
+expect 0 $? "a v4.1 open for reading gets a read delegation (delegations granted: $(op_count delegations_granted))" "$work/stats"
+r0=$(deleg recalled) n0=$(op_count delegations_returned)
+t0=${EPOCHREALTIME/./}
+if [ -n "$v40" ]; then
+	echo v2 >"$m40/deleg-a"
+	ms=$(ms_since "$t0")
+	[ "$(cat "$exp/deleg-a")" = v2 ] && [ "$ms" -lt 10000 ]
+	expect 0 $? "another client (v4.0) writes it: the delegation is recalled, the write goes on after $ms ms"
+	[ "$(deleg recalled)" -gt "$r0" ] && [ "$(op_count delegations_returned)" -gt "$n0" ]
+	expect 0 $? "recalled and returned (CB_RECALL, DELEGRETURN)" "$work/stats"
+	[ "$(cat "$mnt/deleg-a")" = v2 ]
+	expect 0 $? "the first client then reads the new data"
+fi
+granted_to_41 deleg-b
+expect 0 $? "a second read delegation" "$work/stats"
+r0=$(deleg recalled)
+t0=${EPOCHREALTIME/./}
+echo v3 >"$work/mnt3/deleg-b"
+ms=$(ms_since "$t0")
+[ "$(cat "$exp/deleg-b")" = v3 ] && [ "$ms" -lt 20000 ] && [ "$(deleg recalled)" -gt "$r0" ]
+expect 0 $? "a v3 client's write (JUKEBOX meanwhile) recalls it and goes on after $ms ms" "$work/stats"
+granted_to_41 deleg-c
+expect 0 $? "a third read delegation" "$work/stats"
+r0=$(deleg recalled)
+t0=${EPOCHREALTIME/./}
+srv sh -c "echo local >'$exp/deleg-c'"
+ms=$(ms_since "$t0")
+[ "$(cat "$exp/deleg-c")" = local ] && [ "$ms" -lt 10000 ] && [ "$(deleg recalled)" -gt "$r0" ]
+expect 0 $? "a process on the server opening it for writing waits for the recall (kernel lease), $ms ms, well before the kernel's own 45 s" "$work/stats"
+[ "$(cat "$mnt/deleg-c")" = local ]
+expect 0 $? "the v4.1 client reads what the local process wrote"
 umount "$work/mnt3"
 
 step "clients that vanish lose their locks once their lease is over (v4.1 and v4.0, one wait)"
@@ -548,6 +598,9 @@ bg "$work/a.out" "${LTT[@]}" -h -1 setlk "$mnt/shared-lock"
 apid=$!
 wait_line locked "$work/a.out" 30
 expect 0 $? "a v4.1 lock" "$work/a.out"
+# And a delegation: a client that cannot answer the recall loses it after the lease.
+granted_to_41 deleg-d
+expect 0 $? "a read delegation before the client falls silent" "$work/stats"
 cpid=
 got40=skipped
 if [ -n "$v40" ]; then
@@ -560,6 +613,9 @@ if [ -n "$v40" ]; then
 fi
 ip link set v4-cli down
 t0=${EPOCHREALTIME/./}
+# A writer on the server, held back by the delegation's lease until it is revoked.
+(srv sh -c "echo revoked >'$exp/deleg-d'"; echo "wrote $(ms_since "$t0")") >"$work/d.out" 2>&1 &
+dpid=$!
 got=
 for _ in $(seq 60); do
 	if [ -z "$got" ] && srv "${LTT[@]}" setlk "$exp/shared-lock" >"$work/h.out" 2>&1; then
@@ -584,6 +640,11 @@ if [ -n "$v40" ]; then
 		bad "the vanished v4.0 client's lock: got ${got40:+it after $got40 s}${got40:-none in $took s} (lease $LEASE s)" "$work/h40.out"
 	fi
 fi
+wait "$dpid"
+ms=$(awk '$1 == "wrote" { print $2 }' "$work/d.out")
+[ "$(cat "$exp/deleg-d")" = revoked ] && [ -n "$ms" ] && [ "$ms" -ge $(( (LEASE - 1) * 1000 )) ] &&
+	[ "$ms" -lt 40000 ] && [ "$(deleg revoked)" -gt 0 ]
+expect 0 $? "the silent client's delegation is revoked after the lease: the writer went on after ${ms:-?} ms (revoked: $(op_count delegations_revoked))" "$work/d.out"
 ip link set v4-cli up
 kill -KILL "$apid" $cpid 2>/dev/null; wait "$apid" $cpid 2>/dev/null
 umount -f -l "$mnt" 2>/dev/null
