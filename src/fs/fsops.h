@@ -81,6 +81,17 @@ struct fs_ctx {
 
 int fs_readonly(const struct fs_ctx *ctx);
 
+/*
+ * Asked before a change to a regular file's attributes or names
+ * (SETATTR, REMOVE, RENAME, LINK) with the file's export id and inode:
+ * EAGAIN when a client's delegation of it must be recalled first (the
+ * hook has the recall started), else 0. Set once by the protocols, so
+ * that every version's change passes it; kernel leases cover writes and
+ * truncation, not these.
+ */
+typedef int (*fs_change_hook)(const struct fs_ctx *ctx, uint32_t export_id, uint64_t ino);
+void fs_set_change_hook(fs_change_hook fn);
+
 /* Whether fs_begin (or fs_lookup...) resolved ctx to an object. */
 int fs_resolved(const struct fs_ctx *ctx);
 /* The full handle of ctx's object, for the protocol to encode. */

@@ -143,6 +143,37 @@ begin_dir_modify(struct fs_ctx *dir, const char *name)
 	return fs_check_new_name(name);
 }
 
+/* ---- delegations in the way of a change (fs_set_change_hook) ---- */
+
+static fs_change_hook change_hook;
+
+void
+fs_set_change_hook(fs_change_hook fn)
+{
+	change_hook = fn;
+}
+
+/* The object's own attributes (SETATTR, LINK): may they change now? */
+static int
+may_change(struct fs_ctx *ctx)
+{
+	const struct fh *h = &ctx->ent->fh;
+
+	return change_hook ? change_hook(ctx, h->export_id, h->ino) : 0;
+}
+
+/* The object name names in dir (REMOVE, RENAME): may it go, or be replaced? */
+static int
+may_change_name(struct fs_ctx *dir, const char *name)
+{
+	struct stat st;
+
+	if (change_hook == NULL || fstatat(dir->ent->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;	/* nothing there (the change itself says so), or not a file */
+	return change_hook(dir, dir->ent->fh.export_id, (uint64_t)st.st_ino);
+}
+
 /* ---- attributes ---- */
 
 static int
@@ -238,6 +269,8 @@ fs_setattr(struct fs_ctx *ctx, const struct stat *before, const struct fs_sattr 
 		return err;
 	if (guard_ctime && !same_time(guard_ctime, &before->st_ctim))
 		return ENOTSYNC;
+	if ((err = may_change(ctx)) != 0)
+		return err;
 	if ((err = apply_sattr(ctx, sa)) != 0)
 		return err;
 	return make_durable(ctx, ctx->ent, NULL);
@@ -578,6 +611,8 @@ remove_common(struct fs_ctx *dir, const char *name, int flags)
 		return ENOTDIR;
 	if ((err = check_old_name(name, flags & AT_REMOVEDIR)) != 0)
 		return err;
+	if ((err = may_change_name(dir, name)) != 0)
+		return err;
 	change_begin(dir, NULL);
 	if ((err = change_done(dir, NULL, unlinkat(dir->ent->fd, name, flags))) != 0)
 		return err;
@@ -609,6 +644,8 @@ fs_rename(struct fs_ctx *from, const char *fname, struct fs_ctx *to, const char 
 		return EXDEV;
 	if ((err = check_old_name(fname, 0)) != 0 || (err = check_old_name(tname, 0)) != 0)
 		return err;
+	if ((err = may_change_name(from, fname)) != 0 || (err = may_change_name(to, tname)) != 0)
+		return err;
 	change_begin(from, to);
 	if ((err = change_done(from, to, renameat(from->ent->fd, fname, to->ent->fd, tname))) != 0)
 		return err;
@@ -627,6 +664,8 @@ fs_link(struct fs_ctx *file, struct fs_ctx *dir, const char *name)
 		return EXDEV;
 	if (file->ent->type == S_IFDIR)
 		return EISDIR;
+	if ((err = may_change(file)) != 0)
+		return err;
 	/* Via /proc: linkat(AT_EMPTY_PATH) would need CAP_DAC_READ_SEARCH. */
 	icache_proc_path(file->ent, path, sizeof(path));
 	change_begin(dir, NULL);

@@ -207,6 +207,27 @@ any_flavor(const struct n4_compound *c, const nfs_argop4 *a)
 	return next <= N4_OP_LAST && (n4_ops[next].flags & OP4_SEC_LATER);
 }
 
+/*
+ * An operation that has a handler and may stand where it is. In 4.0 it
+ * names its client first (and may be sequenced by its owner); whoever the
+ * client is, the fs layer hears of it (a change it makes does not recall
+ * its own delegation).
+ */
+static nfsstat4
+run_served(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
+{
+	uint32_t op = a->argop;
+	nfsstat4 st;
+
+	c->call->any_flavor = any_flavor(c, a);
+	if (c->minor == 0 && (st = n40_bind(c, a)) != NFS4_OK)
+		return st;	/* the client or stateid it names is stale */
+	c->call->client_tag = c->clientid;
+	if (c->minor == 0 && (n4_ops[op].flags & OP4_SEQID))
+		return n40_run_seqid(c, a, r, n4_ops[op].fn);
+	return n4_ops[op].fn(c, a, r);
+}
+
 /* Runs operation i: its result in r, its status returned. */
 static nfsstat4
 run_op(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
@@ -221,15 +242,8 @@ run_op(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		r->resop = OP_ILLEGAL;
 	else if (st == NFS4_OK && n4_ops[op].fn == NULL)
 		st = NFS4ERR_NOTSUPP;
-	else if (st == NFS4_OK) {
-		c->call->any_flavor = any_flavor(c, a);
-		if (c->minor == 0 && (st = n40_bind(c, a)) != NFS4_OK)
-			;	/* the client or stateid it names is stale */
-		else if (c->minor == 0 && (n4_ops[op].flags & OP4_SEQID))
-			st = n40_run_seqid(c, a, r, n4_ops[op].fn);
-		else
-			st = n4_ops[op].fn(c, a, r);
-	}
+	else if (st == NFS4_OK)
+		st = run_served(c, a, r);
 	*n4_res_status(r) = st;
 	count_op(op, st, t0);
 	log_debug("xid %08x NFSv4 %s: %u", c->call->xid, n4_ops[op].name, (unsigned)st);

@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -41,6 +42,8 @@
 #define CB_BUSY_TRIES	50		/* the session's back channel slot taken: 100 ms each */
 
 static int deleg_enabled = 1;
+static void queue_recall(void *arg, uint64_t clientid, const struct n4_stateid *sid,
+    const void *fh, size_t fhlen);
 static unsigned break_secs = 45;	/* the kernel's lease-break time */
 
 /* ---- recalls ---- */
@@ -219,11 +222,26 @@ n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	return st;
 }
 
+/*
+ * fs_change_hook: another client's (or a v2/v3 client's, or NLM's) change
+ * of a delegated file's attributes or names waits for the recall (EAGAIN:
+ * DELAY, JUKEBOX); the holder's own does not.
+ */
+static int
+change_hook(const struct fs_ctx *ctx, uint32_t export_id, uint64_t ino)
+{
+	struct n4_file f = { export_id, ino };
+	uint64_t except = ctx->call ? ctx->call->client_tag : 0;
+
+	return n4_deleg_break_others(&f, except, mono_sec(), queue_recall, NULL) > 0 ? EAGAIN : 0;
+}
+
 void
 n4_deleg_enable(int on)
 {
 	deleg_enabled = on;
 	break_secs = fs_lease_break_secs();
+	fs_set_change_hook(change_hook);
 }
 
 void

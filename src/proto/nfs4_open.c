@@ -29,6 +29,7 @@ static const nfsstat4 state_status[N4S_NRESULTS] = {
 	[N4S_INVAL] = NFS4ERR_INVAL,
 	[N4S_DELAY] = NFS4ERR_DELAY,
 	[N4S_LOCKS_HELD] = NFS4ERR_LOCKS_HELD,
+	[N4S_DELEG_REVOKED] = NFS4ERR_DELEG_REVOKED,
 };
 
 static changeid4

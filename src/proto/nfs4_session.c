@@ -323,6 +323,9 @@ n4_op_sequence(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	 */
 	if (out.back_wanted && (!bc_is_open(out.back_conn) || out.back_up == 0))
 		ok->sr_status_flags |= SEQ4_STATUS_CB_PATH_DOWN_SESSION;
+	/* A delegation it did not return in time: it tests its stateids and frees them. */
+	if (n4_state_client_revoked(out.clientid))
+		ok->sr_status_flags |= SEQ4_STATUS_RECALLABLE_STATE_REVOKED;
 	return NFS4_OK;
 }
 

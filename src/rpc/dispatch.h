@@ -56,6 +56,12 @@ struct rpc_call {
 	 * kept.
 	 */
 	int drc_skip;
+	/*
+	 * The protocol's name for the caller, if it has one (NFSv4: its
+	 * clientid), so that what a call changes does not recall the
+	 * caller's own delegation (fs_set_change_hook).
+	 */
+	uint64_t client_tag;
 };
 
 typedef void (*rpc_handler)(struct rpc_call *call, void *args, void *res);

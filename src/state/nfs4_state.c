@@ -26,7 +26,7 @@
  * bytes are the file's handle, which a recall names; lease is the fs
  * layer's kernel lease that stands for it on the server.
  */
-enum n4_kind { N4K_OPEN, N4K_LOCK, N4K_DELEG };
+enum n4_kind { N4K_OPEN, N4K_LOCK, N4K_DELEG, N4K_REVOKED };
 
 /*
  * An open, or a lock owner's stateid on the file of an open (RFC 8881
@@ -55,12 +55,13 @@ struct n4_holder {
 	struct n4_holder *next;
 	uint64_t clientid;
 	unsigned n;
+	unsigned revoked;	/* N4K_REVOKED stateids among them */
 };
 
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct n4_open *other_hash[NBUCKETS], *file_hash[NBUCKETS];
 static struct n4_holder *holder_hash[NBUCKETS];
-static unsigned nstate, ndelegs;
+static unsigned nstate, ndelegs, nrevoked;
 static uint32_t instance, counter;
 
 void
@@ -188,11 +189,16 @@ unlink_open(struct n4_open *o)
 	for (pp = &file_hash[file_bucket(&o->file)]; *pp != o; pp = &(*pp)->by_file)
 		;
 	*pp = o->by_file;
-	uncharge(o->clientid);
 	if (o->kind == N4K_DELEG) {
 		fs_lease_drop(o->lease);
 		ndelegs--;
 	}
+	if (o->kind == N4K_REVOKED) {
+		nrevoked--;
+		if (*holder_slot(o->clientid))
+			(*holder_slot(o->clientid))->revoked--;
+	}
+	uncharge(o->clientid);
 	free(o);
 }
 
@@ -288,6 +294,10 @@ lookup_any(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out
 		return N4S_BAD_STATEID;
 	if (o->clientid != clientid || o->unconfirmed != confirming)
 		return N4S_BAD_STATEID;
+	if (o->kind == N4K_REVOKED) {
+		*out = o;	/* FREE_STATEID takes it; everything else hears this */
+		return N4S_DELEG_REVOKED;
+	}
 	if (sid->seqid != 0 && sid->seqid > o->seqid)
 		return N4S_BAD_STATEID;
 	if (sid->seqid != 0 && sid->seqid < o->seqid)
@@ -558,6 +568,11 @@ n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid)
 
 	pthread_mutex_lock(&state_lock);
 	r = lookup_sid(clientid, sid, &o);
+	if (r == N4S_DELEG_REVOKED) {
+		unlink_open(o);		/* the client has seen it revoked */
+		pthread_mutex_unlock(&state_lock);
+		return N4S_OK;
+	}
 	/* An open goes with CLOSE, a lock state once it holds nothing (RFC 8881 18.38.3). */
 	if (r == N4S_OK && (o->kind != N4K_LOCK || o->held))
 		r = N4S_LOCKS_HELD;	/* a delegation goes with DELEGRETURN */
@@ -635,6 +650,42 @@ n4_deleg_grant(const struct n4_deleg_in *in, struct n4_stateid *out)
 	return r;
 }
 
+/*
+ * A delegation taken back: its lease goes (the writer held back goes on);
+ * the stateid stays, so that the client learns (DELEG_REVOKED, and
+ * SEQUENCE's flag) and frees it (FREE_STATEID). Only 4.1 and later
+ * clients get delegations, so every holder has FREE_STATEID.
+ */
+static void
+revoke(struct n4_open *o)
+{
+	struct n4_holder *h = *holder_slot(o->clientid);
+
+	fs_lease_drop(o->lease);
+	o->lease = -1;
+	ndelegs--;
+	o->kind = N4K_REVOKED;
+	nrevoked++;
+	if (h)
+		h->revoked++;
+}
+
+int
+n4_state_client_revoked(uint64_t clientid)
+{
+	struct n4_holder *h;
+	int r;
+
+	/* Asked by every SEQUENCE: no lock while nothing is revoked anywhere. */
+	if (__atomic_load_n(&nrevoked, __ATOMIC_RELAXED) == 0)
+		return 0;
+	pthread_mutex_lock(&state_lock);
+	h = *holder_slot(clientid);
+	r = h && h->revoked;
+	pthread_mutex_unlock(&state_lock);
+	return r;
+}
+
 /* Marks o for recall and tells fn (with the state lock held: fn only queues). */
 static void
 recall(struct n4_open *o, time_t now, n4_recall_fn fn, void *arg)
@@ -662,6 +713,26 @@ n4_deleg_conflicts(const struct n4_file *file, uint64_t clientid, unsigned acces
 	pthread_mutex_lock(&state_lock);
 	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
 		if (o->kind == N4K_DELEG && same_file(&o->file, file)) {
+			recall(o, now, fn, arg);
+			n++;
+		}
+	pthread_mutex_unlock(&state_lock);
+	return n;
+}
+
+unsigned
+n4_deleg_break_others(const struct n4_file *file, uint64_t except, time_t now, n4_recall_fn fn,
+    void *arg)
+{
+	struct n4_open *o;
+	unsigned n = 0;
+
+	/* Most changes meet no delegation at all: no lock for them. */
+	if (__atomic_load_n(&ndelegs, __ATOMIC_RELAXED) == 0)
+		return 0;
+	pthread_mutex_lock(&state_lock);
+	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
+		if (o->kind == N4K_DELEG && same_file(&o->file, file) && o->clientid != except) {
 			recall(o, now, fn, arg);
 			n++;
 		}
@@ -705,9 +776,8 @@ n4_deleg_tick(time_t now, unsigned limit, int check_leases, n4_recall_fn fn, voi
 			 * kernel's lease-break time.)
 			 */
 			if (o->recalled && now - o->recalled > (time_t)limit) {
-				unlink_open(o);
+				revoke(o);
 				(*revoked)++;
-				next = other_hash[b];
 				continue;
 			}
 			/* A process on the server wants to write it (SIGIO): recall. */
@@ -726,7 +796,7 @@ drop_where(int (*match)(const struct n4_open *, uint64_t, const void *), uint64_
 	char caller[N4_CALLER_LEN];
 
 	pthread_mutex_lock(&state_lock);
-	for (int kind = N4K_DELEG; kind >= N4K_OPEN; kind--)
+	for (int kind = N4K_REVOKED; kind >= N4K_OPEN; kind--)
 		for (unsigned b = 0; b < NBUCKETS; b++) {
 			struct n4_open *o = other_hash[b], *next;
 

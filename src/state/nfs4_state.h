@@ -51,6 +51,7 @@ enum n4_state_result {
 	N4S_INVAL,		/* a downgrade that is no downgrade */
 	N4S_DELAY,		/* the limits: try later */
 	N4S_LOCKS_HELD,
+	N4S_DELEG_REVOKED,	/* a delegation revoked: only FREE_STATEID takes it */
 	N4S_NRESULTS
 };
 
@@ -180,11 +181,25 @@ typedef void (*n4_recall_fn)(void *arg, uint64_t clientid, const struct n4_state
  */
 unsigned n4_deleg_conflicts(const struct n4_file *file, uint64_t clientid, unsigned access,
     time_t now, n4_recall_fn fn, void *arg);
+/*
+ * A change to the file's attributes or names (SETATTR, REMOVE, RENAME,
+ * LINK) by anyone but the client except: its delegations are recalled as
+ * above; how many stand in the way.
+ */
+unsigned n4_deleg_break_others(const struct n4_file *file, uint64_t except, time_t now,
+    n4_recall_fn fn, void *arg);
+/*
+ * Has the client a revoked delegation it has not freed yet (SEQUENCE's
+ * SEQ4_STATUS_RECALLABLE_STATE_REVOKED)?
+ */
+int n4_state_client_revoked(uint64_t clientid);
 /* DELEGRETURN: the delegation and its lease go. */
 enum n4_state_result n4_deleg_return(uint64_t clientid, const struct n4_stateid *sid);
 /*
  * Once a second: delegations recalled more than limit seconds ago are
- * revoked (*revoked says how many);
+ * revoked (*revoked says how many): the lease goes, the stateid stays,
+ * DELEG_REVOKED to every use, until the client frees it (FREE_STATEID;
+ * an NFSv4.0 client, which has none, has it simply removed);
  * with check_leases (a SIGIO came), those whose lease a process on the
  * server began to break are recalled (fn).
  */

@@ -41,7 +41,8 @@
 # so); a v4.0 client's write, a v3 client's write and a process on the
 # server that opens the file for writing each recall it, go on once it is
 # returned (well before the kernel's 45 s lease-break time), and the v4.1
-# client then reads what they wrote; a client that falls silent loses its
+# client then reads what they wrote; so do a v3 chmod and a v4.0 rename
+# and remove of a delegated file; a client that falls silent loses its
 # delegation after the lease, and the writer it held back goes on.
 set -u
 daemon=$1
@@ -591,6 +592,24 @@ ms=$(ms_since "$t0")
 expect 0 $? "a process on the server opening it for writing waits for the recall (kernel lease), $ms ms, well before the kernel's own 45 s" "$work/stats"
 [ "$(cat "$mnt/deleg-c")" = local ]
 expect 0 $? "the v4.1 client reads what the local process wrote"
+# Changes of attributes and names: kernel leases do not see them, the server's hook does.
+granted_to_41 deleg-e
+r0=$(deleg recalled)
+t0=${EPOCHREALTIME/./}
+chmod 600 "$work/mnt3/deleg-e"
+ms=$(ms_since "$t0")
+[ "$(stat -c %a "$exp/deleg-e")" = 600 ] && [ "$(deleg recalled)" -gt "$r0" ]
+expect 0 $? "a v3 client's chmod (SETATTR) recalls it and goes on after $ms ms" "$work/stats"
+if [ -n "$v40" ]; then
+	granted_to_41 deleg-f
+	r0=$(deleg recalled)
+	mv "$m40/deleg-f" "$m40/deleg-f2" && [ -f "$exp/deleg-f2" ] && [ "$(deleg recalled)" -gt "$r0" ]
+	expect 0 $? "another client's RENAME of it recalls it first" "$work/stats"
+	granted_to_41 deleg-g
+	r0=$(deleg recalled)
+	rm "$m40/deleg-g" && [ ! -e "$exp/deleg-g" ] && [ "$(deleg recalled)" -gt "$r0" ]
+	expect 0 $? "another client's REMOVE of it recalls it first" "$work/stats"
+fi
 umount "$work/mnt3"
 
 step "clients that vanish lose their locks once their lease is over (v4.1 and v4.0, one wait)"
