@@ -197,7 +197,7 @@ make check (ASan + UBSan)         $p passed, $f failed, $s skipped; reports: $re
 	fz=$top/_fuzz/$dist
 	fuzz_pid=
 	if built fuzz; then
-		(cd "$fz" && make fuzz-smoke FUZZ_TIME="${FUZZ_TIME:-30}") >"$top/_fuzz/smoke.log" 2>&1 &
+		(cd "$fz" && make fuzz-smoke FUZZ_TIME="${FUZZ_TIME:-25}") >"$top/_fuzz/smoke.log" 2>&1 &
 		fuzz_pid=$!
 	fi
 
@@ -235,7 +235,7 @@ make check (ASan + UBSan)         $p passed, $f failed, $s skipped; reports: $re
 	fi
 	pass=$((pass + p + vp)); fail=$((fail + f + vf)); skip=$((skip + vs))
 	summary="$summary
-make fuzz-smoke (${FUZZ_TIME:-30} s/target)     $p passed, $f failed
+make fuzz-smoke (${FUZZ_TIME:-25} s/target)     $p passed, $f failed
 integration tests under valgrind  $vp passed, $vf failed, $vs skipped"
 	t4=$(date +%s)
 	dur() { echo "$(( $1 / 60 ))m$(( $1 % 60 ))s"; }

@@ -47,6 +47,8 @@ n4_op_setclientid(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	copy_str(in.cb.netid, sizeof(in.cb.netid), args->callback.cb_location.na_r_netid);
 	copy_str(in.cb.addr, sizeof(in.cb.addr), args->callback.cb_location.na_r_addr);
 	in.addr = c->call->req->peer;
+	if (req_local_addr(c->call->req, &in.cb.local) < 0)
+		in.cb.local.ss_family = AF_UNSPEC;
 	if (in.idlen == 0)
 		return NFS4ERR_INVAL;
 	rr = n40_setclientid(&in, &out);
@@ -75,17 +77,30 @@ n4_op_setclientid_confirm(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	SETCLIENTID_CONFIRM4args *args = &a->nfs_argop4_u.opsetclientid_confirm;
 	struct n4_principal who = n4_principal_of(c);
 
+	enum n4_result rr;
+
 	(void)r;
-	return n4_status[n40_setclientid_confirm(args->clientid,
-	    (const uint8_t *)args->setclientid_confirm, &who)];
+	rr = n40_setclientid_confirm(args->clientid, (const uint8_t *)args->setclientid_confirm,
+	    &who);
+	/* Does its callback answer (may it get delegations)? Asked in the background. */
+	if (rr == N4_OK)
+		n40_cb_probe(args->clientid);
+	return n4_status[rr];
 }
 
 nfsstat4
 n4_op_renew(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 {
+	uint64_t clientid = a->nfs_argop4_u.oprenew.clientid;
+	enum n4_result rr = n40_renew(clientid);
+
 	(void)c; (void)r;
-	/* No delegations yet, so no callback path to report down (CB_PATH_DOWN). */
-	return n4_status[n40_renew(a->nfs_argop4_u.oprenew.clientid)];
+	if (rr != N4_OK)
+		return n4_status[rr];
+	/* Delegations it could not be asked to give back (RFC 7530 16.29.4). */
+	if (n40_client_cb_down(clientid) && n4_state_client_delegs(clientid) > 0)
+		return NFS4ERR_CB_PATH_DOWN;
+	return NFS4_OK;
 }
 
 static nfsstat4

@@ -30,6 +30,8 @@ struct kept {
 	uint32_t attrset[2], attrset_len;
 	uint32_t fhlen;
 	uint8_t fh[NFS4_FHSIZE];
+	uint32_t deleg;			/* OPEN_DELEGATE_READ: deleg_sid came with it */
+	stateid4 deleg_sid;
 	/* LOCK's DENIED */
 	offset4 d_off;
 	length4 d_len;
@@ -95,6 +97,9 @@ keep(const struct n4_compound *c, const nfs_resop4 *r, nfsstat4 st, struct kept 
 			memcpy(k->attrset, o->attrset.bitmap4_val, k->attrset_len * sizeof(uint32_t));
 		k->fhlen = c->cur.len;
 		memcpy(k->fh, c->cur.data, c->cur.len);
+		k->deleg = o->delegation.delegation_type;
+		if (k->deleg == OPEN_DELEGATE_READ)
+			k->deleg_sid = o->delegation.open_delegation4_u.read.stateid;
 		break;
 	}
 	case OP_OPEN_CONFIRM:
@@ -156,6 +161,8 @@ replay(struct n4_compound *c, nfs_resop4 *r, const struct kept *k, size_t len)
 		o->attrset.bitmap4_val = set;
 		o->attrset.bitmap4_len = k->attrset_len;
 		o->delegation.delegation_type = OPEN_DELEGATE_NONE;
+		if (k->deleg == OPEN_DELEGATE_READ)
+			n4_deleg_read_result(&k->deleg_sid, &o->delegation);
 		c->cur.len = k->fhlen;
 		memcpy(c->cur.data, k->fh, k->fhlen);
 		break;

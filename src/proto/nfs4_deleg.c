@@ -9,7 +9,8 @@
  * background task.
  *
  * Handed out: for an OPEN of a regular file for reading only, deny
- * none, by a 4.1 or 4.2 client whose back channel answered its probe,
+ * none, by a client whose back channel (4.1, 4.2) or callback address
+ * (4.0) answered its probe,
  * when nothing writes the file (no open for writing, no writer the
  * kernel knows of: the lease would not be granted), within the bound.
  * Recalled: by another OPEN for writing (its opener hears DELAY until
@@ -65,6 +66,39 @@ cb_auth(const struct n4_cb_sec *sec, struct bc_auth *a)
 	memcpy(a->machine, sec->machine, sizeof(a->machine));
 }
 
+/* NFSv4.0: CB_COMPOUND { CB_RECALL } to SETCLIENTID's callback address. */
+static int
+send_recall40(const struct recall_job *j)
+{
+	nfs_cb_argop4 op;
+	CB_COMPOUND4args args;
+	CB_COMPOUND4res res;
+	char err[128];
+	int ok;
+
+	memset(&op, 0, sizeof(op));
+	op.argop = OP_CB_RECALL;
+	n4_sid_to_wire(&j->sid, &op.nfs_cb_argop4_u.opcbrecall.stateid);
+	op.nfs_cb_argop4_u.opcbrecall.fh.nfs_fh4_val = (char *)(uintptr_t)j->fh;
+	op.nfs_cb_argop4_u.opcbrecall.fh.nfs_fh4_len = j->fhlen;
+	memset(&args, 0, sizeof(args));
+	args.tag.utf8string_val = (char *)"";
+	args.minorversion = 0;
+	args.argarray.argarray_val = &op;
+	args.argarray.argarray_len = 1;
+	memset(&res, 0, sizeof(res));
+	ok = n40_cb_call(j->clientid, CB_COMPOUND, XDRPROC(xdr_CB_COMPOUND4args), &args,
+	    XDRPROC(xdr_CB_COMPOUND4res), &res, &args.callback_ident, err, sizeof(err)) == 0;
+	if (!ok) {
+		log_info("NFSv4.0 client %016llx: CB_RECALL: %s; the delegation is revoked after "
+		    "the lease", (unsigned long long)j->clientid, err);
+		n40_client_cb_up(j->clientid, 0);	/* RENEW says CB_PATH_DOWN */
+		return -1;
+	}
+	xdr_free(XDRPROC(xdr_CB_COMPOUND4res), (char *)&res);
+	return 0;
+}
+
 /* CB_COMPOUND { CB_SEQUENCE, CB_RECALL } on one of the client's back channels. */
 static int
 send_recall(const struct recall_job *j)
@@ -82,6 +116,8 @@ send_recall(const struct recall_job *j)
 	for (int i = 0; i < CB_BUSY_TRIES && (r = n4_client_back(j->clientid, sessionid, &b)) ==
 	    N4_DELAY; i++)
 		usleep(100000);
+	if (r == N4_STALE_CLIENTID)
+		return send_recall40(j);	/* no sessions: an NFSv4.0 client */
 	if (r != N4_OK) {
 		log_info("NFSv4 client %016llx: no back channel to recall a delegation on; "
 		    "it is revoked after the lease", (unsigned long long)j->clientid);
@@ -166,13 +202,10 @@ n4_deleg_offer(struct n4_compound *c, struct fs_ctx *file, const struct n4_file 
 	struct n4_stateid sid;
 	uint8_t fh[NFS4_FHSIZE];
 	size_t fhlen = fh_encode(fs_handle(file), fh, sizeof(fh));
-	nfsace4 *ace;
 	int lease;
 
-	if (!deleg_enabled || c->minor == 0 || access != N4_SHARE_READ || deny != 0 ||
+	if (!deleg_enabled || access != N4_SHARE_READ || deny != 0 ||
 	    fhlen == 0 || !n4_client_cb_up(c->clientid))
-		return;
-	if ((ace = call_alloc(c->call, sizeof(*ace))) == NULL)
 		return;
 	if ((lease = fs_lease_take(file)) < 0)
 		return;		/* written, or leases not allowed here: no delegation */
@@ -182,21 +215,30 @@ n4_deleg_offer(struct n4_compound *c, struct fs_ctx *file, const struct n4_file 
 	in.lease = lease;
 	in.fh = fh;
 	in.fhlen = fhlen;
+	in.minor0 = c->minor == 0;
 	if (n4_deleg_grant(&in, &sid) != N4S_OK) {
 		fs_lease_drop(lease);
 		return;
 	}
 	STAT_INC(ST_DELEG_GRANTED);
-	d->delegation_type = OPEN_DELEGATE_READ;
 	n4_sid_to_wire(&sid, &rd->stateid);
+	n4_deleg_read_result(&rd->stateid, d);
+}
+
+void
+n4_deleg_read_result(const stateid4 *sid, open_delegation4 *d)
+{
+	open_read_delegation4 *rd = &d->open_delegation4_u.read;
+
+	d->delegation_type = OPEN_DELEGATE_READ;
+	rd->stateid = *sid;
 	rd->recall = FALSE;
 	/* Who may open it for reading without asking: everyone the server would let. */
-	ace->type = ACE4_ACCESS_ALLOWED_ACE_TYPE;
-	ace->flag = 0;
-	ace->access_mask = ACE4_READ_DATA;
-	ace->who.utf8string_val = (char *)"EVERYONE@";
-	ace->who.utf8string_len = 9;
-	rd->permissions = *ace;
+	rd->permissions.type = ACE4_ACCESS_ALLOWED_ACE_TYPE;
+	rd->permissions.flag = 0;
+	rd->permissions.access_mask = ACE4_READ_DATA;
+	rd->permissions.who.utf8string_val = (char *)"EVERYONE@";
+	rd->permissions.who.utf8string_len = 9;
 }
 
 /* ---- DELEGRETURN, and the main loop's tick ---- */

@@ -214,6 +214,8 @@ nfsstat4 n4_deleg_check(struct n4_compound *c, const struct n4_file *f, unsigned
 void n4_deleg_offer(struct n4_compound *c, struct fs_ctx *file, const struct n4_file *f,
     unsigned access, unsigned deny, open_delegation4 *d);
 nfsstat4 n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
+/* OPEN's result for a read delegation with stateid sid (a 4.0 replay's too). */
+void n4_deleg_read_result(const stateid4 *sid, open_delegation4 *d);
 
 /*
  * The back channel (nfs4_callback.c): the credential our calls carry, of
@@ -222,6 +224,13 @@ nfsstat4 n4_op_delegreturn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
  */
 int n4_cb_sec_choose(const callback_sec_parms4 *list, u_int n, struct n4_cb_sec *out);
 void n4_cb_probe(const uint8_t sessionid[N4_SESSIONID_SIZE]);
+/*
+ * NFSv4.0: a call to the client's callback (blocking: from a task), its
+ * callback_ident into *ident; a probe of it in the background.
+ */
+int n40_cb_call(uint64_t clientid, uint32_t proc, xdrproc_t xargs, void *args, xdrproc_t xres,
+    void *res, uint32_t *ident, char *err, size_t errlen);
+void n40_cb_probe(uint64_t clientid);
 nfsstat4 n4_op_backchannel_ctl(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
 /* The session operations (nfs4_session.c). */

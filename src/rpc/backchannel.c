@@ -200,9 +200,9 @@ encode_call(uint8_t *buf, size_t cap, uint32_t xid, uint32_t prog, uint32_t vers
 	return len;
 }
 
-/* The reply's results into res: 0, or -1 with why. */
-static int
-decode_reply(const uint8_t *rec, size_t len, xdrproc_t xres, void *res, char *err, size_t errlen)
+int
+bc_decode_reply(const uint8_t *rec, size_t len, xdrproc_t xres, void *res, char *err,
+    size_t errlen)
 {
 	struct rpc_msg m;
 	XDR x;
@@ -216,6 +216,7 @@ decode_reply(const uint8_t *rec, size_t len, xdrproc_t xres, void *res, char *er
 	ok = xdr_replymsg(&x, &m);
 	xdr_destroy(&x);
 	if (!ok) {
+		xdr_free(xres, res);	/* what the results' decoder allocated before it failed */
 		snprintf(err, errlen, "undecodable reply");
 		return -1;
 	}
@@ -291,7 +292,7 @@ bc_call(uint64_t h, uint32_t prog, uint32_t vers, uint32_t proc, const struct bc
 		snprintf(err, errlen, "no reply within %u ms", timeout_ms);
 		STAT_INC(ST_CB_TIMEOUTS);
 	} else {
-		r = decode_reply(p.rec, p.len, xres, res, err, errlen);
+		r = bc_decode_reply(p.rec, p.len, xres, res, err, errlen);
 		STAT_INC(r == 0 ? ST_CB_ANSWERED : ST_CB_FAILED);
 		free(p.rec);
 	}

@@ -46,4 +46,11 @@ int bc_call(uint64_t h, uint32_t prog, uint32_t vers, uint32_t proc, const struc
     xdrproc_t xargs, void *args, xdrproc_t xres, void *res, unsigned timeout_ms,
     char *err, size_t errlen);
 
+/*
+ * A REPLY record into res (decoded with xres): 0, or -1 with why (not
+ * decodable, refused, not SUCCESS). bc_call's own; the fuzz target's too.
+ */
+int bc_decode_reply(const uint8_t *rec, size_t len, xdrproc_t xres, void *res, char *err,
+    size_t errlen);
+
 #endif

@@ -129,6 +129,17 @@ call_at(const struct rpc_target *t, const struct sockaddr_storage *dst, uint32_t
 		return -1;
 	}
 	clnt_control(c, CLSET_FD_CLOSE, NULL);
+	if (t->auth_sys) {
+		AUTH *a = authunix_create_default();
+
+		if (a == NULL) {
+			clnt_destroy(c);
+			snprintf(err, errlen, "cannot make an AUTH_SYS credential");
+			return -1;
+		}
+		auth_destroy(c->cl_auth);
+		c->cl_auth = a;
+	}
 	if (t->proto != IPPROTO_TCP)
 		clnt_control(c, CLSET_RETRY_TIMEOUT, (char *)&retry);
 	/* A result decoder, even xdr_void, makes the TCP client send at once. */
@@ -214,4 +225,13 @@ rpcclient_call(const struct rpc_target *t, uint32_t prog, uint32_t vers, uint32_
 		return -1;
 	set_port(&dst, port);
 	return call_at(t, &dst, prog, vers, proc, xargs, args, xres, res, timeout_ms, err, errlen);
+}
+
+int
+rpcclient_call_direct(const struct rpc_target *t, uint32_t prog, uint32_t vers, uint32_t proc,
+    xdrproc_t xargs, void *args, xdrproc_t xres, void *res, unsigned timeout_ms,
+    char *err, size_t errlen)
+{
+	return call_at(t, &t->addr, prog, vers, proc, xargs, args, xres, res, timeout_ms, err,
+	    errlen);
 }

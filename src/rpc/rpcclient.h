@@ -21,6 +21,12 @@ struct rpc_target {
 	 */
 	struct sockaddr_storage local;
 	int proto;			/* IPPROTO_UDP or IPPROTO_TCP */
+	/*
+	 * The call's credential: AUTH_NONE (0), or AUTH_SYS as root of this
+	 * host (1), which NFSv4.0 callbacks need (Linux takes only CB_NULL
+	 * with AUTH_NONE).
+	 */
+	int auth_sys;
 };
 
 /*
@@ -30,6 +36,14 @@ struct rpc_target {
  * reason in err.
  */
 int rpcclient_call(const struct rpc_target *t, uint32_t prog, uint32_t vers, uint32_t proc,
+    xdrproc_t xargs, void *args, xdrproc_t xres, void *res, unsigned timeout_ms,
+    char *err, size_t errlen);
+
+/*
+ * The same at a port the caller knows (t->addr's port: NFSv4.0's callback
+ * address from SETCLIENTID), without asking rpcbind.
+ */
+int rpcclient_call_direct(const struct rpc_target *t, uint32_t prog, uint32_t vers, uint32_t proc,
     xdrproc_t xargs, void *args, xdrproc_t xres, void *res, unsigned timeout_ms,
     char *err, size_t errlen);
 

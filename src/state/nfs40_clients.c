@@ -60,6 +60,7 @@ new_record(const struct n40_setclientid_in *in)
 		return NULL;
 	c->minor0 = 1;
 	c->cb = in->cb;
+	c->cb_up = -1;
 	new_confirm(c->confirm);
 	return c;
 }
@@ -131,6 +132,7 @@ confirm_locked(uint64_t clientid, const uint8_t confirm[N4_VERIFIER_SIZE],
 		/* A callback update of a confirmed client. */
 		c->cb = c->cb_next;
 		c->cb_update = 0;
+		c->cb_up = -1;		/* a new callback: probed again */
 		memcpy(c->confirm, c->next_confirm, N4_VERIFIER_SIZE);
 		c->renewed = mono_sec();
 		return N4_OK;
@@ -181,4 +183,44 @@ n40_renew(uint64_t clientid)
 	}
 	pthread_mutex_unlock(&n4_lock);
 	return r;
+}
+
+enum n4_result
+n40_client_callback(uint64_t clientid, struct n40_callback *cb)
+{
+	struct n4_client *c;
+	enum n4_result r = N4_STALE_CLIENTID;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((c = n4c_find_client(clientid)) != NULL && c->minor0 && c->confirmed &&
+	    c->cb.program) {
+		*cb = c->cb;
+		r = N4_OK;
+	}
+	pthread_mutex_unlock(&n4_lock);
+	return r;
+}
+
+void
+n40_client_cb_up(uint64_t clientid, int up)
+{
+	struct n4_client *c;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((c = n4c_find_client(clientid)) != NULL && c->minor0)
+		c->cb_up = up;
+	pthread_mutex_unlock(&n4_lock);
+}
+
+int
+n40_client_cb_down(uint64_t clientid)
+{
+	struct n4_client *c;
+	int down = 0;
+
+	pthread_mutex_lock(&n4_lock);
+	if ((c = n4c_find_client(clientid)) != NULL && c->minor0)
+		down = c->cb_up == 0;
+	pthread_mutex_unlock(&n4_lock);
+	return down;
 }

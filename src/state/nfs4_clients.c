@@ -612,7 +612,9 @@ n4_client_cb_up(uint64_t clientid)
 	int up = 0;
 
 	pthread_mutex_lock(&n4_lock);
-	if ((c = n4c_find_client(clientid)) != NULL)
+	if ((c = n4c_find_client(clientid)) != NULL && c->minor0)
+		up = c->cb_up == 1;	/* SETCLIENTID's callback answered its probe */
+	else if (c != NULL)
 		TAILQ_FOREACH(s, &c->sessions, by_client)
 			if (s->back.conn && s->back.up == 1)
 				up = 1;

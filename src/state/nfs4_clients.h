@@ -183,6 +183,7 @@ struct n40_callback {
 	uint32_t program, ident;
 	char netid[8];			/* "tcp", "tcp6" (r_netid is at most 5 bytes of those) */
 	char addr[64];			/* the universal address, "h1.h2.h3.h4.p1.p2" */
+	struct sockaddr_storage local;	/* ours the client called: calls back come from it */
 };
 
 struct n40_setclientid_in {
@@ -210,6 +211,12 @@ enum n4_result n40_setclientid(const struct n40_setclientid_in *in,
  */
 enum n4_result n40_setclientid_confirm(uint64_t clientid, const uint8_t confirm[N4_VERIFIER_SIZE],
     const struct n4_principal *who);
+/* NFSv4.0: the callback of a confirmed client (N4_OK), for a probe or a recall. */
+enum n4_result n40_client_callback(uint64_t clientid, struct n40_callback *cb);
+/* What the probe of it found (1: answered). */
+void n40_client_cb_up(uint64_t clientid, int up);
+/* Has a 4.0 client's callback been found down (RENEW's CB_PATH_DOWN)? */
+int n40_client_cb_down(uint64_t clientid);
 /*
  * RENEW, and every NFSv4.0 operation that names a client (its clientid,
  * or a stateid of its): the lease runs anew. N4_STALE_CLIENTID for a

@@ -61,6 +61,7 @@ struct n4_client {
 	 * cb_next until SETCLIENTID_CONFIRM with next_confirm.
 	 */
 	int minor0, cb_update;
+	int cb_up;			/* 4.0: the last CB_NULL to cb answered (1), not (0), not yet (-1) */
 	uint32_t minor;			/* the minor version it came with */
 	uint8_t confirm[N4_VERIFIER_SIZE], next_confirm[N4_VERIFIER_SIZE];
 	struct n40_callback cb, cb_next;

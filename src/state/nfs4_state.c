@@ -41,6 +41,7 @@ struct n4_open {
 	int unconfirmed;		/* N4K_OPEN of an NFSv4.0 open-owner not yet confirmed */
 	int lease;			/* N4K_DELEG: fs/lease.h's, dropped when it goes */
 	time_t recalled;		/* N4K_DELEG: when CB_RECALL was asked for (0: not) */
+	int no_free;			/* N4K_DELEG of an NFSv4.0 client: revoked, it just goes */
 	uint64_t clientid;
 	struct n4_file file;
 	unsigned access, deny;
@@ -56,6 +57,7 @@ struct n4_holder {
 	uint64_t clientid;
 	unsigned n;
 	unsigned revoked;	/* N4K_REVOKED stateids among them */
+	unsigned delegs;	/* N4K_DELEG ones */
 };
 
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -192,6 +194,8 @@ unlink_open(struct n4_open *o)
 	if (o->kind == N4K_DELEG) {
 		fs_lease_drop(o->lease);
 		ndelegs--;
+		if (*holder_slot(o->clientid))
+			(*holder_slot(o->clientid))->delegs--;
 	}
 	if (o->kind == N4K_REVOKED) {
 		nrevoked--;
@@ -642,8 +646,11 @@ n4_deleg_grant(const struct n4_deleg_in *in, struct n4_stateid *out)
 		o->kind = N4K_DELEG;
 		o->access = N4_SHARE_READ;
 		o->lease = in->lease;
+		o->no_free = in->minor0;
 		o->seqid = 1;
 		ndelegs++;
+		if (*holder_slot(o->clientid))
+			(*holder_slot(o->clientid))->delegs++;
 		answer(o, out);
 	}
 	pthread_mutex_unlock(&state_lock);
@@ -664,10 +671,34 @@ revoke(struct n4_open *o)
 	fs_lease_drop(o->lease);
 	o->lease = -1;
 	ndelegs--;
+	if (h)
+		h->delegs--;
+	if (o->no_free) {
+		/* An NFSv4.0 client has no FREE_STATEID: the stateid just goes. */
+		o->kind = N4K_REVOKED;	/* (unlink_open counts it off as such) */
+		nrevoked++;
+		if (h)
+			h->revoked++;
+		unlink_open(o);
+		return;
+	}
 	o->kind = N4K_REVOKED;
 	nrevoked++;
 	if (h)
 		h->revoked++;
+}
+
+int
+n4_state_client_delegs(uint64_t clientid)
+{
+	struct n4_holder *h;
+	int n;
+
+	pthread_mutex_lock(&state_lock);
+	h = *holder_slot(clientid);
+	n = h ? (int)h->delegs : 0;
+	pthread_mutex_unlock(&state_lock);
+	return n;
 }
 
 int

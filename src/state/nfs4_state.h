@@ -162,6 +162,7 @@ struct n4_deleg_in {
 	int lease;			/* fs/lease.h's: the state's once granted */
 	const void *fh;			/* the file's handle, which a recall names */
 	size_t fhlen;
+	int minor0;			/* an NFSv4.0 client's (no FREE_STATEID after a revocation) */
 };
 
 /*
@@ -193,6 +194,8 @@ unsigned n4_deleg_break_others(const struct n4_file *file, uint64_t except, time
  * SEQ4_STATUS_RECALLABLE_STATE_REVOKED)?
  */
 int n4_state_client_revoked(uint64_t clientid);
+/* How many delegations the client holds (RENEW's CB_PATH_DOWN matters only then). */
+int n4_state_client_delegs(uint64_t clientid);
 /* DELEGRETURN: the delegation and its lease go. */
 enum n4_state_result n4_deleg_return(uint64_t clientid, const struct n4_stateid *sid);
 /*

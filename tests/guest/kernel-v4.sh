@@ -42,7 +42,8 @@
 # server that opens the file for writing each recall it, go on once it is
 # returned (well before the kernel's 45 s lease-break time), and the v4.1
 # client then reads what they wrote; so do a v3 chmod and a v4.0 rename
-# and remove of a delegated file; a client that falls silent loses its
+# and remove of a delegated file; a v4.0 client gets one too, recalled on
+# its callback address; a client that falls silent loses its
 # delegation after the lease, and the writer it held back goes on.
 set -u
 daemon=$1
@@ -609,7 +610,22 @@ if [ -n "$v40" ]; then
 	r0=$(deleg recalled)
 	rm "$m40/deleg-g" && [ ! -e "$exp/deleg-g" ] && [ "$(deleg recalled)" -gt "$r0" ]
 	expect 0 $? "another client's REMOVE of it recalls it first" "$work/stats"
+	# NFSv4.0: the callback is a connection of the server's to the client's callback port.
+	echo v1 >"$exp/deleg-h"
+	g0=$(deleg granted)
+	[ "$(cat "$m40/deleg-h")" = v1 ] && [ "$(deleg granted)" -gt "$g0" ]
+	expect 0 $? "a v4.0 read open gets one too (its callback answered CB_NULL)" "$work/stats"
+	r0=$(deleg recalled) n0=$(op_count delegations_returned)
+	t0=${EPOCHREALTIME/./}
+	echo v2 >"$mnt/deleg-h"
+	ms=$(ms_since "$t0")
+	[ "$(cat "$exp/deleg-h")" = v2 ] && [ "$ms" -lt 10000 ] && [ "$(deleg recalled)" -gt "$r0" ] &&
+		[ "$(op_count delegations_returned)" -gt "$n0" ]
+	expect 0 $? "a v4.1 write recalls the v4.0 client's (CB_RECALL to its callback address), goes on after $ms ms" "$work/stats"
 fi
+srv "$ctl" stats >"$work/stats" 2>&1
+[ "$(op_count callbacks_failed)" = 0 ] && [ "$(op_count callbacks_timed_out)" = 0 ]
+expect 0 $? "every callback answered (sent $(op_count callbacks_sent), answered $(op_count callbacks_answered))" "$work/stats"
 umount "$work/mnt3"
 
 step "clients that vanish lose their locks once their lease is over (v4.1 and v4.0, one wait)"
