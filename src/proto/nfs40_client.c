@@ -84,7 +84,7 @@ n4_op_setclientid_confirm(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	    &who);
 	/* Does its callback answer (may it get delegations)? Asked in the background. */
 	if (rr == N4_OK)
-		n40_cb_probe(args->clientid);
+		n40_cb_probe(c, args->clientid);
 	return n4_status[rr];
 }
 

@@ -21,6 +21,7 @@
 #include "nfs_program.h"
 #include "rpc/backchannel.h"
 #include "rpc/rpcclient.h"
+#include "rpc/req.h"
 #include "rpc/rpcproc.h"
 #include "stats.h"
 #include "tasks.h"
@@ -93,15 +94,22 @@ probe_task(void *arg, int cancelled)
 	free(p);
 }
 
+/*
+ * Probes wait up to CB_PROBE_MS for a client that may never answer: at
+ * most CB_PROBES_PER_PEER of them per client address at a time, so that
+ * a flood of sessions cannot take the task threads from NLM's callbacks.
+ */
+#define CB_PROBES_PER_PEER 2
+
 void
-n4_cb_probe(const uint8_t sessionid[N4_SESSIONID_SIZE])
+n4_cb_probe(struct n4_compound *c, const uint8_t sessionid[N4_SESSIONID_SIZE])
 {
 	struct probe *p = malloc(sizeof(*p));
 
 	if (p == NULL)
 		return;
 	memcpy(p->sessionid, sessionid, N4_SESSIONID_SIZE);
-	if (tasks_push(probe_task, p) < 0) {
+	if (tasks_push_for(&c->call->req->peer, CB_PROBES_PER_PEER, probe_task, p) < 0) {
 		/* No room to ask now: the channel stays unprobed, not down. */
 		free(p);
 	}
@@ -197,14 +205,14 @@ probe40_task(void *arg, int cancelled)
 }
 
 void
-n40_cb_probe(uint64_t clientid)
+n40_cb_probe(struct n4_compound *c, uint64_t clientid)
 {
 	struct probe40 *p = malloc(sizeof(*p));
 
 	if (p == NULL)
 		return;
 	p->clientid = clientid;
-	if (tasks_push(probe40_task, p) < 0)
+	if (tasks_push_for(&c->call->req->peer, CB_PROBES_PER_PEER, probe40_task, p) < 0)
 		free(p);
 }
 
@@ -224,6 +232,6 @@ n4_op_backchannel_ctl(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		return NFS4ERR_INVAL;
 	if (n4_session_set_back(c->sessionid, 0, &args->bca_cb_program, &sec) != N4_OK)
 		return NFS4ERR_BADSESSION;
-	n4_cb_probe(c->sessionid);
+	n4_cb_probe(c, c->sessionid);
 	return NFS4_OK;
 }

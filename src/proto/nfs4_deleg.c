@@ -35,6 +35,7 @@
 #include "nfs4_ops.h"
 #include "nfs_program.h"
 #include "rpc/backchannel.h"
+#include "rpc/req.h"
 #include "rpc/rpcproc.h"
 #include "stats.h"
 #include "tasks.h"
@@ -43,8 +44,8 @@
 #define CB_BUSY_TRIES	50		/* the session's back channel slot taken: 100 ms each */
 
 static int deleg_enabled = 1;
-static void queue_recall(void *arg, uint64_t clientid, const struct n4_stateid *sid,
-    const void *fh, size_t fhlen);
+static int queue_recall(void *arg, uint64_t clientid, const struct n4_stateid *sid,
+    const void *fh, size_t fhlen, const struct sockaddr_storage *peer);
 static unsigned break_secs = 45;	/* the kernel's lease-break time */
 
 /* ---- recalls ---- */
@@ -161,25 +162,33 @@ recall_task(void *arg, int cancelled)
 	free(j);
 }
 
+/*
+ * A client that answers no recall holds a task thread for CB_RECALL_MS a
+ * time: a few at a time per client address, so that it cannot hold them
+ * all (NLM's callbacks need them too). The rest wait for the next tick.
+ */
+#define CB_RECALLS_PER_PEER 4
+
 /* n4_recall_fn: the state lock is held, so the call goes to a task. */
-static void
+static int
 queue_recall(void *arg, uint64_t clientid, const struct n4_stateid *sid, const void *fh,
-    size_t fhlen)
+    size_t fhlen, const struct sockaddr_storage *peer)
 {
-	struct recall_job *j = malloc(sizeof(*j));
+	struct recall_job *j;
 
 	(void)arg;
-	STAT_INC(ST_DELEG_RECALLED);
-	if (j == NULL || fhlen > sizeof(j->fh)) {
-		free(j);
-		return;		/* revoked after the lease instead */
-	}
+	if (fhlen > sizeof(j->fh) || (j = malloc(sizeof(*j))) == NULL)
+		return -1;
 	j->clientid = clientid;
 	j->sid = *sid;
 	j->fhlen = (uint32_t)fhlen;
 	memcpy(j->fh, fh, fhlen);
-	if (tasks_push(recall_task, j) < 0)
+	if (tasks_push_for(peer, CB_RECALLS_PER_PEER, recall_task, j) < 0) {
 		free(j);
+		return -1;	/* asked again on the next tick */
+	}
+	STAT_INC(ST_DELEG_RECALLED);
+	return 0;
 }
 
 /* ---- OPEN's side ---- */
@@ -216,6 +225,7 @@ n4_deleg_offer(struct n4_compound *c, struct fs_ctx *file, const struct n4_file 
 	in.fh = fh;
 	in.fhlen = fhlen;
 	in.minor0 = c->minor == 0;
+	in.peer = &c->call->req->peer;
 	if (n4_deleg_grant(&in, &sid) != N4S_OK) {
 		fs_lease_drop(lease);
 		return;

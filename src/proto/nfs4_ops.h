@@ -223,14 +223,14 @@ void n4_deleg_read_result(const stateid4 *sid, open_delegation4 *d);
  * channel in the background; BACKCHANNEL_CTL.
  */
 int n4_cb_sec_choose(const callback_sec_parms4 *list, u_int n, struct n4_cb_sec *out);
-void n4_cb_probe(const uint8_t sessionid[N4_SESSIONID_SIZE]);
+void n4_cb_probe(struct n4_compound *c, const uint8_t sessionid[N4_SESSIONID_SIZE]);
 /*
  * NFSv4.0: a call to the client's callback (blocking: from a task), its
  * callback_ident into *ident; a probe of it in the background.
  */
 int n40_cb_call(uint64_t clientid, uint32_t proc, xdrproc_t xargs, void *args, xdrproc_t xres,
     void *res, uint32_t *ident, char *err, size_t errlen);
-void n40_cb_probe(uint64_t clientid);
+void n40_cb_probe(struct n4_compound *c, uint64_t clientid);
 nfsstat4 n4_op_backchannel_ctl(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r);
 
 /* The session operations (nfs4_session.c). */

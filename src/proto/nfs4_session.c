@@ -269,7 +269,7 @@ n4_op_create_session(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	ok->csr_sequence = out.sequence;
 	ok->csr_flags = out.flags;
 	if (out.flags & N4_FLAG_CONN_BACK_CHAN)
-		n4_cb_probe(out.sessionid);
+		n4_cb_probe(c, out.sessionid);
 	channel_out(&out.fore, &ok->csr_fore_chan_attrs);
 	channel_out(&out.back, &ok->csr_back_chan_attrs);
 	return NFS4_OK;
@@ -404,6 +404,6 @@ n4_op_bind_conn(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 	    CDFS4_BOTH;
 	ok->bctsr_use_conn_in_rdma_mode = FALSE;
 	if (conn)
-		n4_cb_probe(sid);
+		n4_cb_probe(c, sid);
 	return NFS4_OK;
 }

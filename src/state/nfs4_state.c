@@ -42,6 +42,7 @@ struct n4_open {
 	int lease;			/* N4K_DELEG: fs/lease.h's, dropped when it goes */
 	time_t recalled;		/* N4K_DELEG: when CB_RECALL was asked for (0: not) */
 	int no_free;			/* N4K_DELEG of an NFSv4.0 client: revoked, it just goes */
+	int recall_queued;		/* N4K_DELEG: its CB_RECALL is on its way */
 	uint64_t clientid;
 	struct n4_file file;
 	unsigned access, deny;
@@ -647,6 +648,8 @@ n4_deleg_grant(const struct n4_deleg_in *in, struct n4_stateid *out)
 		o->access = N4_SHARE_READ;
 		o->lease = in->lease;
 		o->no_free = in->minor0;
+		if (in->peer)
+			o->peer = *in->peer;
 		o->seqid = 1;
 		ndelegs++;
 		if (*holder_slot(o->clientid))
@@ -717,18 +720,25 @@ n4_state_client_revoked(uint64_t clientid)
 	return r;
 }
 
-/* Marks o for recall and tells fn (with the state lock held: fn only queues). */
+/* Has fn queue o's recall (with the state lock held: fn only queues). */
 static void
-recall(struct n4_open *o, time_t now, n4_recall_fn fn, void *arg)
+queue(struct n4_open *o, n4_recall_fn fn, void *arg)
 {
 	struct n4_stateid sid;
 
+	answer(o, &sid);
+	o->recall_queued = fn == NULL || fn(arg, o->clientid, &sid, o->owner, o->ownerlen,
+	    &o->peer) == 0;
+}
+
+/* Marks o for recall, once; the revocation clock starts now. */
+static void
+recall(struct n4_open *o, time_t now, n4_recall_fn fn, void *arg)
+{
 	if (o->recalled)
 		return;
 	o->recalled = now ? now : 1;
-	answer(o, &sid);
-	if (fn)
-		fn(arg, o->clientid, &sid, o->owner, o->ownerlen);
+	queue(o, fn, arg);
 }
 
 unsigned
@@ -814,6 +824,8 @@ n4_deleg_tick(time_t now, unsigned limit, int check_leases, n4_recall_fn fn, voi
 			/* A process on the server wants to write it (SIGIO): recall. */
 			if (check_leases && !o->recalled && !fs_lease_intact(o->lease))
 				recall(o, now, fn, arg);
+			else if (o->recalled && !o->recall_queued)
+				queue(o, fn, arg);	/* the client's queue was full */
 		}
 	}
 	pthread_mutex_unlock(&state_lock);

@@ -163,6 +163,7 @@ struct n4_deleg_in {
 	const void *fh;			/* the file's handle, which a recall names */
 	size_t fhlen;
 	int minor0;			/* an NFSv4.0 client's (no FREE_STATEID after a revocation) */
+	const struct sockaddr_storage *peer;	/* where it came from: recalls per client are bounded */
 };
 
 /*
@@ -172,9 +173,13 @@ struct n4_deleg_in {
  * caller's to drop unless granted.
  */
 enum n4_state_result n4_deleg_grant(const struct n4_deleg_in *in, struct n4_stateid *out);
-/* Told of each delegation marked for recall (the state lock held: fn only queues work). */
-typedef void (*n4_recall_fn)(void *arg, uint64_t clientid, const struct n4_stateid *sid,
-    const void *fh, size_t fhlen);
+/*
+ * Told of each delegation marked for recall (the state lock held: fn only
+ * queues work): 0 when the recall is on its way, -1 when it could not be
+ * queued now (asked again on the next n4_deleg_tick).
+ */
+typedef int (*n4_recall_fn)(void *arg, uint64_t clientid, const struct n4_stateid *sid,
+    const void *fh, size_t fhlen, const struct sockaddr_storage *peer);
 /*
  * The delegations in the way of an open for access by clientid (every
  * read delegation, when it writes), each marked for recall (at now) and
@@ -199,7 +204,8 @@ int n4_state_client_delegs(uint64_t clientid);
 /* DELEGRETURN: the delegation and its lease go. */
 enum n4_state_result n4_deleg_return(uint64_t clientid, const struct n4_stateid *sid);
 /*
- * Once a second: delegations recalled more than limit seconds ago are
+ * Once a second: recalls that could not be queued are asked for again;
+ * delegations recalled more than limit seconds ago are
  * revoked (*revoked says how many): the lease goes, the stateid stays,
  * DELEG_REVOKED to every use, until the client frees it (FREE_STATEID;
  * an NFSv4.0 client, which has none, has it simply removed);

@@ -18,14 +18,17 @@
 static unsigned recalls;
 static uint64_t recalled_client;
 
-static void
+static int refuse;	/* count_recall says the queue is full */
+
+static int
 count_recall(void *arg, uint64_t clientid, const struct n4_stateid *sid, const void *fh,
-    size_t fhlen)
+    size_t fhlen, const struct sockaddr_storage *peer)
 {
-	(void)arg; (void)sid;
+	(void)arg; (void)sid; (void)peer;
 	recalls++;
 	recalled_client = clientid;
 	CHECK(fhlen == 4 && memcmp(fh, "fh-1", 4) == 0);
+	return refuse ? -1 : 0;
 }
 
 static struct n4_deleg_in
@@ -125,6 +128,21 @@ test_changes(void)
 		CHECK(n4_deleg_grant(&b, &sb) == N4S_OK);
 		n4_deleg_tick(2001, 10, 1, count_recall, NULL, &revoked);
 		CHECK(recalls == 2);
+	}
+	/* A recall that could not be queued is asked for again on the next tick, once. */
+	{
+		struct n4_deleg_in e = deleg(100, 22);
+		struct n4_stateid se;
+
+		CHECK(n4_deleg_grant(&e, &se) == N4S_OK);
+		refuse = 1;
+		CHECK(n4_deleg_break_others(&e.file, 0, 2003, count_recall, NULL) == 1);
+		CHECK(recalls == 3);
+		refuse = 0;
+		n4_deleg_tick(2004, 10, 0, count_recall, NULL, &revoked);
+		CHECK(recalls == 4);
+		n4_deleg_tick(2005, 10, 0, count_recall, NULL, &revoked);
+		CHECK(recalls == 4);
 	}
 	/* Its client goes: so do its delegations. */
 	n4_state_client_gone(100);
