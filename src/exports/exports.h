@@ -30,6 +30,7 @@
 #define EXP_NOHIDE	0x0040
 #define EXP_MOUNTPOINT	0x0080
 #define EXP_FSID	0x0100	/* fsid= was given; the value is in export_opts.fsid */
+#define EXP_NODELEG	0x0200	/* no_delegations (usernfsd's): no NFSv4 delegations here */
 
 #define EXP_ANON_ID 65534u
 

@@ -148,7 +148,7 @@ enum opt_kind { OPT_FLAG, OPT_ANONUID, OPT_ANONGID, OPT_FSID, OPT_MOUNTPOINT, OP
 /* Options in one group contradict each other unless they mean the same. */
 enum opt_group {
 	G_ACCESS, G_ROOT_SQUASH, G_ALL_SQUASH, G_SECURE, G_SYNC, G_CROSSMNT, G_HIDE,
-	G_SUBTREE, G_WDELAY, G_ANONUID, G_ANONGID, G_FSID, G_MOUNTPOINT, G_SEC, G_COUNT
+	G_SUBTREE, G_WDELAY, G_ANONUID, G_ANONGID, G_FSID, G_MOUNTPOINT, G_SEC, G_DELEG, G_COUNT
 };
 
 struct optdef {
@@ -171,6 +171,8 @@ static const struct optdef optdefs[] = {
 	{ "async", OPT_FLAG, EXP_ASYNC, 0, G_SYNC },
 	{ "crossmnt", OPT_FLAG, EXP_CROSSMNT, 0, G_CROSSMNT },
 	{ "nocrossmnt", OPT_FLAG, 0, EXP_CROSSMNT, G_CROSSMNT },
+	{ "no_delegations", OPT_FLAG, EXP_NODELEG, 0, G_DELEG },
+	{ "delegations", OPT_FLAG, 0, EXP_NODELEG, G_DELEG },
 	{ "nohide", OPT_FLAG, EXP_NOHIDE, 0, G_HIDE },
 	{ "hide", OPT_FLAG, 0, EXP_NOHIDE, G_HIDE },
 	/* Accepted so existing files load; usernfsd-exports(5) says why they do nothing. */

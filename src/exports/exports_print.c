@@ -65,6 +65,8 @@ print_opts(FILE *out, const struct export *e, const struct export_opts *o)
 		fputs(",crossmnt", out);
 	if (o->flags & EXP_NOHIDE)
 		fputs(",nohide", out);
+	if (o->flags & EXP_NODELEG)
+		fputs(",no_delegations", out);
 	if (o->flags & EXP_MOUNTPOINT) {
 		fputs(",mountpoint", out);
 		if (o->mountpoint) {

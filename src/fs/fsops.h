@@ -32,6 +32,7 @@ struct fs_ctx;
 /* What the gate found in the client's export entry, for the fs layer. */
 #define FS_CTX_RO	0x1	/* ro: the protocol refuses changes */
 #define FS_CTX_ASYNC	0x2	/* async: changes need not be durable before the reply */
+#define FS_CTX_NODELEG	0x4	/* no_delegations: NFSv4 hands out none for objects here */
 
 /*
  * How LOOKUP leaves the file system it is on.  Only the gate knows which

@@ -191,7 +191,8 @@ admit(struct fs_ctx *ctx, struct rpc_call *call, const struct export *exp,
 	unsigned flags = call_flags(call, &client->opts);
 
 	ctx->creds = call_creds(call);
-	ctx->flags = ((flags & EXP_RO) ? FS_CTX_RO : 0) | ((flags & EXP_ASYNC) ? FS_CTX_ASYNC : 0);
+	ctx->flags = ((flags & EXP_RO) ? FS_CTX_RO : 0) | ((flags & EXP_ASYNC) ? FS_CTX_ASYNC : 0) |
+	    ((client->opts.flags & EXP_NODELEG) ? FS_CTX_NODELEG : 0);
 	ctx->call = call;
 	ctx->exp = exp;
 	ctx->client = client;

@@ -213,8 +213,8 @@ n4_deleg_offer(struct n4_compound *c, struct fs_ctx *file, const struct n4_file 
 	size_t fhlen = fh_encode(fs_handle(file), fh, sizeof(fh));
 	int lease;
 
-	if (!deleg_enabled || access != N4_SHARE_READ || deny != 0 ||
-	    fhlen == 0 || !n4_client_cb_up(c->clientid))
+	if (!deleg_enabled || (file->flags & FS_CTX_NODELEG) || access != N4_SHARE_READ ||
+	    deny != 0 || fhlen == 0 || !n4_client_cb_up(c->clientid))
 		return;
 	if ((lease = fs_lease_take(file)) < 0)
 		return;		/* written, or leases not allowed here: no delegation */

@@ -419,12 +419,16 @@ test_options(void)
 	    "no_wdelay,sec=sys:sys,mountpoint=/mnt/data/) "
 	    "10.0.0.3(mp=/mnt/x,mountpoint=/mnt/x/,rw,rw,anonuid=5,anonuid=5,mp=/mnt/x)\n"
 	    "/y -mp=/m,crossmnt,anonuid=5 10.0.0.1(mp) 10.0.0.2(nocrossmnt,anonuid=6) 10.0.0.3\n"
-	    "/z -mountpoint 10.0.0.1(mountpoint,mp)\n");
+	    "/z -mountpoint 10.0.0.1(mountpoint,mp)\n"
+	    "/w -no_delegations 10.0.0.1 10.0.0.2(delegations)\n");
 	const struct export_client *c;
 
 	expect_ok(t);
 	if (t == NULL)
 		return;
+	/* usernfsd's no_delegations: a line default, undone per client. */
+	CHECK(t->exports[3].clients[0].opts.flags & EXP_NODELEG);
+	CHECK(!(t->exports[3].clients[1].opts.flags & EXP_NODELEG));
 	c = &t->exports[0].clients[0];
 	CHECK(c->opts.flags == (EXP_ASYNC | EXP_ALL_SQUASH | EXP_CROSSMNT | EXP_NOHIDE | EXP_MOUNTPOINT));
 	CHECK(c->opts.anonuid == 1 && c->opts.anongid == 2 && c->opts.mountpoint == NULL);
@@ -523,6 +527,8 @@ test_option_errors(void)
 	    "exports:1: conflicting options 'all_squash' and 'no_all_squash'");
 	expect_error("/x *(crossmnt,nocrossmnt)\n", "exports:1: conflicting options 'crossmnt' and 'nocrossmnt'");
 	expect_error("/x *(nohide,hide)\n", "exports:1: conflicting options 'nohide' and 'hide'");
+	expect_error("/x *(no_delegations,delegations)\n",
+	    "exports:1: conflicting options 'no_delegations' and 'delegations'");
 	expect_error("/x *(subtree_check,no_subtree_check)\n",
 	    "exports:1: conflicting options 'subtree_check' and 'no_subtree_check'");
 	expect_error("/x *(wdelay,no_wdelay)\n", "exports:1: conflicting options 'wdelay' and 'no_wdelay'");
