@@ -460,12 +460,21 @@ n4_op_open(struct n4_compound *c, nfs_argop4 *a, nfs_resop4 *r)
 		break;
 	case CLAIM_PREVIOUS:
 		/* The current filehandle is the file the client had open before the restart. */
-		if (n4_may_reclaim(c->clientid) != N4_OK)
+		if (n4_may_reclaim(c->clientid) != N4_OK) {
 			s = NFS4ERR_NO_GRACE;
-		else if (claim->open_claim4_u.delegate_type != OPEN_DELEGATE_NONE)
-			s = NFS4ERR_RECLAIM_BAD;	/* no delegation was ever handed out */
-		else
+		} else if (claim->open_claim4_u.delegate_type != OPEN_DELEGATE_NONE &&
+		    claim->open_claim4_u.delegate_type != OPEN_DELEGATE_READ) {
+			s = NFS4ERR_RECLAIM_BAD;	/* no write delegation was ever handed out */
+		} else {
+			/*
+			 * The open is reclaimed; a read delegation it held comes
+			 * back if one may be handed out now (its callback probed
+			 * already), else the answer says NONE and the client
+			 * caches no more (RFC 8881 10.2.1, 18.16.3).
+			 */
+			q.may_delegate = claim->open_claim4_u.delegate_type == OPEN_DELEGATE_READ;
 			s = open_by_fh(&q, &o);
+		}
 		break;
 	case CLAIM_DELEGATE_CUR:
 	case CLAIM_DELEG_CUR_FH:
