@@ -92,8 +92,9 @@ bc_hold(const struct rpc_req *req)
 	pthread_mutex_lock(&bc_lock);
 	for (uint32_t i = 0; i < BC_MAX_HELD; i++)
 		if (held[i].c == NULL) {
-			held[i].c = req->conn;
-			held[i].gen = next_gen++;
+			/* The connection before the generation: bc_is_open reads them the other way. */
+			__atomic_store_n(&held[i].c, req->conn, __ATOMIC_RELEASE);
+			__atomic_store_n(&held[i].gen, next_gen++, __ATOMIC_RELEASE);
 			if (next_gen == 0)
 				next_gen = 1;
 			h = (uint64_t)held[i].gen << 32 | (i + 1);
@@ -125,7 +126,7 @@ bc_release(uint64_t h)
 	pthread_mutex_lock(&bc_lock);
 	if ((e = lookup(h)) != NULL) {
 		c = e->c;
-		e->c = NULL;
+		__atomic_store_n(&e->c, NULL, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&bc_lock);
 	if (c)
@@ -146,15 +147,23 @@ get(uint64_t h)
 	return c;
 }
 
+/*
+ * Asked by every SEQUENCE of a session with a back channel: no lock. A
+ * connection is never freed, only recycled (tcpconn.h), so a slot read
+ * while it is being released still points at a connection; the answer
+ * may be a call late, which SEQUENCE's flag tolerates.
+ */
 int
 bc_is_open(uint64_t h)
 {
-	struct conn *c = get(h);
+	uint32_t i = (uint32_t)h;
+	struct conn *c;
 
-	if (c == NULL)
+	if (i == 0 || i > BC_MAX_HELD ||
+	    __atomic_load_n(&held[i - 1].gen, __ATOMIC_ACQUIRE) != (uint32_t)(h >> 32))
 		return 0;
-	conn_release(c);
-	return 1;
+	c = __atomic_load_n(&held[i - 1].c, __ATOMIC_ACQUIRE);
+	return c != NULL && conn_seems_open(c);
 }
 
 /* The call's header and arguments into buf (after the record mark's room): its length, or 0. */

@@ -563,6 +563,13 @@ conn_is_open(struct conn *c)
 	return open;
 }
 
+int
+conn_seems_open(struct conn *c)
+{
+	return __atomic_load_n(&c->in_use, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&c->closed, __ATOMIC_RELAXED);
+}
+
 /* ---- reading ---- */
 
 /* An RPC message whose direction (its second word) is REPLY (1). */

@@ -60,6 +60,8 @@ int conn_local_fd(const struct conn *c);
 int conn_hold(struct conn *c);
 void conn_release(struct conn *c);
 int conn_is_open(struct conn *c);
+/* The same without the connection's lock: a hint, a state change late at worst. */
+int conn_seems_open(struct conn *c);
 void conns_set_reply_taker(int (*fn)(struct conn *c, uint8_t *rec, size_t len));
 
 #endif

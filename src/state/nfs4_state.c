@@ -802,6 +802,8 @@ n4_deleg_tick(time_t now, unsigned limit, int check_leases, n4_recall_fn fn, voi
     unsigned *revoked)
 {
 	*revoked = 0;
+	if (__atomic_load_n(&ndelegs, __ATOMIC_RELAXED) == 0)
+		return;		/* nothing to recall or revoke: the usual second */
 	pthread_mutex_lock(&state_lock);
 	for (unsigned b = 0; b < NBUCKETS; b++) {
 		struct n4_open *o = other_hash[b], *next;
