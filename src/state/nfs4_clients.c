@@ -612,11 +612,16 @@ n4_client_cb_up(uint64_t clientid)
 	int up = 0;
 
 	pthread_mutex_lock(&n4_lock);
+	/*
+	 * A 4.0 callback must have answered its probe; a 4.1 back channel
+	 * may be still being probed (it is the client's own connection, and
+	 * knfsd counts it good as well until a probe says otherwise).
+	 */
 	if ((c = n4c_find_client(clientid)) != NULL && c->minor0)
-		up = c->cb_up == 1;	/* SETCLIENTID's callback answered its probe */
+		up = c->cb_up == 1;
 	else if (c != NULL)
 		TAILQ_FOREACH(s, &c->sessions, by_client)
-			if (s->back.conn && s->back.up == 1)
+			if (s->back.conn && s->back.up != 0)
 				up = 1;
 	pthread_mutex_unlock(&n4_lock);
 	return up;

@@ -164,7 +164,10 @@ enum n4_result n4_session_set_back(const uint8_t sessionid[N4_SESSIONID_SIZE], u
 enum n4_result n4_session_back(const uint8_t sessionid[N4_SESSIONID_SIZE], struct n4_back *out);
 /* A probe's answer (1: answered, 0: not). */
 void n4_session_back_up(const uint8_t sessionid[N4_SESSIONID_SIZE], int up);
-/* Has the client a session whose back channel answered its probe (may it get a delegation)? */
+/*
+ * May the client get a delegation: a 4.0 callback that answered its
+ * probe, or a 4.1 back channel not found down?
+ */
 int n4_client_cb_up(uint64_t clientid);
 /*
  * For a CB_COMPOUND to the client: a session with a back channel that
