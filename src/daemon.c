@@ -682,7 +682,11 @@ daemon_run(const struct daemon_opts *o)
 	n4_clients_init();
 	bc_init();
 	n4_cb_init();
-	n4_deleg_enable(!o->no_delegations);
+	/*
+	 * Several heads (--grace-dir) are on several hosts: a kernel lease
+	 * sees no writer on another host, so no delegations there.
+	 */
+	n4_deleg_enable(!o->no_delegations && o->grace_dir == NULL);
 	dispatch_register(nfs_program_build(versions(o)));
 	dispatch_register(&mount_program);
 	start_locking(o, nofile);
