@@ -185,6 +185,24 @@ icache_sync(struct inode_ent *e, int datasync)
 	return 0;
 }
 
+int
+icache_drop_write_fd(struct inode_ent *e)
+{
+	int fd = -1;
+
+	pthread_mutex_lock(&icache_lock);
+	/* Only the caller holds it (so no one uses the descriptor), and nothing is unstable. */
+	if (e->refs == 1 && e->wrfd >= 0 && !e->dirty && !e->wb_busy) {
+		fd = e->wrfd;
+		e->wrfd = -1;
+	}
+	pthread_mutex_unlock(&icache_lock);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 /* Sync and close what an idle entry holds; report a failure on the entry. */
 static void
 close_idle(struct inode_ent *e, long now)

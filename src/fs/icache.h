@@ -74,6 +74,12 @@ void icache_forget(struct inode_ent *e);
 int icache_read_fd(struct inode_ent *e, struct creds_state *cs);
 int icache_write_fd(struct inode_ent *e, struct creds_state *cs);
 /*
+ * Closes the writable descriptor of a file the caller alone holds, when
+ * nothing written through it is unstable: 0, or -1 when it stays (a file
+ * we hold open for writing cannot be leased; lease.c asks this first).
+ */
+int icache_drop_write_fd(struct inode_ent *e);
+/*
  * A descriptor fsync accepts (it refuses O_PATH ones): the data descriptor
  * of a regular file, a read-only one kept for a directory. EINVAL for
  * objects that cannot be opened to sync (symlinks, devices, FIFOs).

@@ -30,7 +30,20 @@ fs_lease_take(struct fs_ctx *ctx)
 	/* As the daemon: the lease is ours, whoever the client is (CAP_LEASE). */
 	if ((fd = creds_reopen_as_daemon(ctx->creds, ctx->ent->fd, O_RDONLY)) < 0)
 		return -1;
-	if (fcntl(fd, F_SETOWN, getpid()) < 0 || fcntl(fd, F_SETLEASE, F_RDLCK) < 0) {
+	if (fcntl(fd, F_SETOWN, getpid()) < 0) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	/*
+	 * Our own cached writable descriptor (a file written a moment ago)
+	 * is a writer too: closed if it holds nothing unstable, and the
+	 * lease asked for once more.
+	 */
+	if (fcntl(fd, F_SETLEASE, F_RDLCK) < 0 &&
+	    (errno != EAGAIN || icache_drop_write_fd(ctx->ent) < 0 ||
+	    fcntl(fd, F_SETLEASE, F_RDLCK) < 0)) {
 		err = errno;
 		close(fd);
 		errno = err;
