@@ -6,7 +6,7 @@
 # serving that ext4 with a sync and with an async export.
 #
 #   guest-bench.sh [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]]
-#                  [-F FLAVORS -K STAGE:KDC_PORT] USERNFSD [DD_MIB [BONNIE_ARGS...]]
+#                  [-F FLAVORS -K STAGE:KDC_PORT] [-D FILES [-W SECONDS] [-R MS]] USERNFSD [DD_MIB [BONNIE_ARGS...]]
 #
 # For each server: mount (vers=3, tcp, nolock, same options for both),
 # dd a DD_MIB file (write + fsync, then read after dropping the caches),
@@ -74,6 +74,42 @@
 # round) among them; guest.flavors.usernfsd.KEY, usernfsd's RPCSEC_GSS
 # counters at the end (usernfsctl stats), guest.flavors.SERVER.log_errors
 # (GSS lines in usernfsd's log; rpc.svcgssd's errors for knfsd).
+# With -D FILES, read delegations instead, and nothing else (issue 29):
+# five modes over NFSv4.2 with the client's default caching (no noac, no
+# lookupcache=none): usernfsd (the per-version runs' instance, ports
+# 42149/42148) and a second usernfsd started with --no-delegations (ports
+# 42249/42248, its own state and control socket), both exporting $exp/vu;
+# knfsd (its v4 root $exp/vk, nfsv4leasetime 90, its default, where the
+# other runs set 10: the client returns a delegation it has not used
+# between two of its lease renewals, every 2/3 of a lease) with
+# /proc/sys/fs/leases-enable 1 and with 0 (the kernel then grants it no
+# lease, so no delegation: knfsd_deleg_off; set back to 1 after); and
+# nfs-ganesha as the per-version runs start it (no Delegations line: its
+# default, off). Each round, the modes one after the other (the first
+# rotating by round), each: mount (vers=4.2, the mount alone), FILES files
+# of 16 KiB made through it, 100 a directory (bash's printf into each,
+# one process: create.s), -W SECONDS of nothing (0 by default: a file a
+# server still holds open for writing cannot be leased),
+# drop_caches, then pass 1: `find DIR -type f
+# -exec cat {} +` (every file read, one cat) and `ls -lR DIR` (every
+# file stat'ed, the count checked), timed; pass 2 the same, without
+# drop_caches in between: what the client cached, and with a delegation
+# need not revalidate. -R MS: every packet on lo delayed MS milliseconds
+# (tc netem; a round trip twice that), for a network between client and
+# server: in the TCG guest a call over lo costs little beside the client's
+# own work. Keys guest.MODE.repN.KEY and medians
+# guest.MODE.KEY (MODE usernfsd_deleg_on, usernfsd_deleg_off,
+# knfsd_deleg_on, knfsd_deleg_off, ganesha): create.s, passP.s,
+# passP.read_s, passP.stat_s, passP.ops_s (2 x FILES over the pass's
+# seconds: a read and a stat per file), and the client's RPCs in the pass
+# from its mountstats (passP.rpcs, all of them; passP.open, .close,
+# .read, .getattr, .lookup, .access, .readdir, .delegreturn); the
+# delegations: usernfsd's counters over the mode (deleg.granted, .recalled,
+# .returned, .revoked from usernfsctl stats, up to after the umount;
+# deleg.granted_pass2 and deleg.returned_early, before the umount, during
+# the passes), knfsd's delegations held after each pass (deleg.held_pass1,
+# deleg.held_pass2: "type: deleg" in /proc/fs/nfsd/clients/*/states);
+# guest.MODE.error for a mode that failed (dropped for the later rounds).
 # Then locks: with USERNFSD_NFSBENCH set (the nfsbench binary), each
 # server's tmpfs export is mounted again with locking on, and `nfsbench
 # fcntl` times F_SETLK/F_UNLCK pairs through the kernel's NLM client, one
@@ -87,8 +123,8 @@
 # rpcbind and rpc.statd, reached over a veth pair (it is 10.201.0.1, the
 # client 10.201.0.2); knfsd is reached over lo.
 set -u
-fsmeta='' meta_n=200 meta_k=100 reps=3 versions='' lsl_n=2000 only_versions='' flavors='' krb5=''
-while getopts r:f:n:k:V:L:OF:K: opt; do
+fsmeta='' meta_n=200 meta_k=100 reps=3 versions='' lsl_n=2000 only_versions='' flavors='' krb5='' deleg_n='' deleg_wait=0 deleg_delay=0
+while getopts r:f:n:k:V:L:OF:K:D:W:R: opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	f) fsmeta=$OPTARG ;;
@@ -99,9 +135,20 @@ while getopts r:f:n:k:V:L:OF:K: opt; do
 	O) only_versions=1 ;;
 	F) flavors=${OPTARG//,/ } only_versions=1 ;;
 	K) krb5=$OPTARG ;;
-	*) echo "guest-bench: usage: $0 [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]] [-F FLAVORS -K STAGE:KDC_PORT] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
+	D) deleg_n=$OPTARG only_versions=1 ;;
+	W) deleg_wait=$OPTARG ;;
+	R) deleg_delay=$OPTARG ;;
+	*) echo "guest-bench: usage: $0 [-r REPS] [-f FSMETA [-n FILES] [-k SMALLFILES]] [-V VERSIONS [-L ENTRIES] [-O]] [-F FLAVORS -K STAGE:KDC_PORT] [-D FILES [-W SECONDS] [-R MS]] USERNFSD [DD_MIB [BONNIE_ARGS...]]" >&2; exit 2 ;;
 	esac
 done
+case $deleg_n in
+'') ;;
+*[!0-9]*|0) echo "guest-bench: -D: '$deleg_n' is not a number of files" >&2; exit 2 ;;
+*) [ -z "$flavors" ] || { echo "guest-bench: -D and -F are two runs of their own" >&2; exit 2; }
+   case $deleg_wait in ''|*[!0-9]*) echo "guest-bench: -W: '$deleg_wait' is not a number of seconds" >&2; exit 2 ;; esac
+   [[ $deleg_delay =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "guest-bench: -R: '$deleg_delay' is not a number of milliseconds" >&2; exit 2; }
+   versions=4.2 ;;   # the delegation runs mount NFSv4.2 (knfsd then serves 4.x)
+esac
 for f in $flavors; do
 	case $f in
 	sys|krb5|krb5i|krb5p) ;;
@@ -133,8 +180,15 @@ U_NFS=42049 U_MNT=42048
 K_NFS=2049 K_MNT=20048
 # the per-version runs' usernfsd and nfs-ganesha
 V_NFS=42149 V_MNT=42148
+# the delegation runs' second usernfsd (--no-delegations)
+U_OFF_NFS=42249 U_OFF_MNT=42248
 G_NFS=43049 G_MNT=43048
 nfsbench=${USERNFSD_NFSBENCH:-}
+# knfsd's NFSv4 lease (its default is 90 s): the shortest there is, but for
+# the delegation runs, where the client returns what it has not used
+# between two renewals (every 2/3 of a lease): 90 s as usernfsd's default
+K_LEASE=10
+[ -z "$deleg_n" ] || K_LEASE=90
 lock_secs=${USERNFSD_LOCK_SECS:-3}
 
 say() { echo "guest-bench: $*"; }
@@ -197,8 +251,9 @@ start_knfsd() {
 	local log=$work/knfsd.log
 	{
 		modprobe nfsd && mkdir -p /proc/fs/nfsd && mount -t nfsd nfsd /proc/fs/nfsd &&
-		# the shortest grace periods there are (10 s): lock runs wait them out
-		{ echo 10 >/proc/fs/nfsd/nfsv4leasetime; echo 10 >/proc/fs/nfsd/nfsv4gracetime;
+		# the shortest grace periods there are (10 s): lock runs wait them out;
+		# the lease too (K_LEASE), but for the delegation runs (-D): 90 s
+		{ echo "$K_LEASE" >/proc/fs/nfsd/nfsv4leasetime; echo 10 >/proc/fs/nfsd/nfsv4gracetime;
 		  echo 10 >/proc/sys/fs/nfs/nlm_grace_period; true; } 2>/dev/null &&
 		mkdir -p /run/rpcbind /var/lib/nfs && rpcbind &&
 		knfsd_exports >/etc/exports &&
@@ -416,16 +471,23 @@ tmpfs_runs() {
 # ---- the NFS versions side by side (-V): knfsd, usernfsd, nfs-ganesha ----
 
 # usernfsd for these runs: its own instance, serving v3 and v4.1/4.2, its
-# own ports, state and control socket (the other one has the default)
-start_usernfsd_v() {
-	echo "$exp/vu 127.0.0.1(rw,no_root_squash,insecure)" >"$work/exports-v"
-	mkdir -p "$work/state-v"
+# own ports, state and control socket (the other one has the default).
+# With SUFFIX (the delegation runs' second instance, -off), another one
+# beside it: files, socket (uvSUFFIX.sock) and log (usernfsd-vSUFFIX.log)
+# of its own, ports NFS_PORT and MOUNT_PORT, and DAEMON_ARGS; the same
+# export. (Its state directory's name is its NFSv4 server owner: two
+# instances must not share one, or the client takes them for one server.)
+start_usernfsd_v() {   # start_usernfsd_v [SUFFIX NFS_PORT MOUNT_PORT [DAEMON_ARGS...]]
+	local sfx=${1:-} np=${2:-$V_NFS} mp=${3:-$V_MNT}
+	shift $(($# > 3 ? 3 : $#))
+	echo "$exp/vu 127.0.0.1(rw,no_root_squash,insecure)" >"$work/exports-v$sfx"
+	mkdir -p "$work/state-v$sfx"
 	# shellcheck disable=SC2086 # USERNFSD_DAEMON_ARGS: words, for experiments
-	"$daemon" --foreground --no-rpcbind --exports "$work/exports-v" --state-dir "$work/state-v" \
-		--control "$work/uv.sock" --nfs-versions 3,4.1,4.2 --pidfile "$work/uv.pid" \
-		--nfs-port $V_NFS --mount-port $V_MNT ${USERNFSD_DAEMON_ARGS:-} >"$work/usernfsd-v.log" 2>&1 &
+	"$daemon" --foreground --no-rpcbind --exports "$work/exports-v$sfx" --state-dir "$work/state-v$sfx" \
+		--control "$work/uv$sfx.sock" --nfs-versions 3,4.1,4.2 --pidfile "$work/uv$sfx.pid" \
+		--nfs-port "$np" --mount-port "$mp" "$@" ${USERNFSD_DAEMON_ARGS:-} >"$work/usernfsd-v$sfx.log" 2>&1 &
 	for _ in $(seq 100); do
-		[ -s "$work/uv.pid" ] && return 0
+		[ -s "$work/uv$sfx.pid" ] && return 0
 		sleep 0.1
 	done
 	return 1
@@ -494,6 +556,7 @@ vports() {   # vports SERVER: its NFS and MOUNT ports for these runs
 	case $1 in
 	knfsd) echo "$K_NFS $K_MNT" ;;
 	usernfsd) echo "$V_NFS $V_MNT" ;;
+	usernfsd_off) echo "$U_OFF_NFS $U_OFF_MNT" ;;   # the delegation runs' --no-delegations
 	ganesha) echo "$G_NFS $G_MNT" ;;
 	esac
 }
@@ -518,6 +581,7 @@ vdiag() {   # vdiag SERVER
 	local f
 	case $1 in
 	usernfsd) f=${VU_LOG:-$work/usernfsd-v.log} ;;
+	usernfsd_off) f=$work/usernfsd-v-off.log ;;
 	ganesha) f=$work/ganesha.log ;;
 	*) dmesg | tail -n 10 | sed 's/^/guest-bench:   dmesg: /'
 	   [ ! -s "$work/svcgssd.log" ] || tail -n 10 "$work/svcgssd.log" | sed 's/^/guest-bench:   rpc.svcgssd: /'
@@ -887,6 +951,298 @@ flavor_logs() {
 		tail -n 20 | sed 's/^/guest-bench: dmesg: /'
 }
 
+# ---- read delegations (-D FILES): usernfsd with and without, knfsd with
+# and without, nfs-ganesha, each mounted alone in its turn (issue 29) ----
+
+deleg_kib=16 deleg_per_dir=100
+
+deleg_server() {   # deleg_server MODE: the server as vports, vmount and vexport name it
+	case $1 in
+	usernfsd_deleg_on) echo usernfsd ;;
+	usernfsd_deleg_off) echo usernfsd_off ;;
+	knfsd_*) echo knfsd ;;
+	*) echo ganesha ;;
+	esac
+}
+
+# deleg_mktree DIR: deleg_n files of deleg_kib KiB, deleg_per_dir a
+# directory, made through the mount with bash's builtins (no process per
+# file: a process start costs ~0.1 s here). Run by a bash of its own,
+# under timeout (export -f), with those three in its environment.
+# shellcheck disable=SC2317 # (called by that bash)
+deleg_mktree() {
+	local d=$1 i j n=0 blk
+	printf -v blk '%*s' $((deleg_kib * 1024)) ''
+	mkdir "$d" || return 1
+	for ((i = 0; n < deleg_n; i++)); do
+		mkdir "$d/d$i" || return 1
+		for ((j = 0; j < deleg_per_dir && n < deleg_n; j++, n++)); do
+			printf '%s' "$blk" >"$d/d$i/f$j" || return 1
+		done
+	done
+}
+
+# dsecs T0 T1: seconds from one $EPOCHREALTIME to another, 3 decimals
+dsecs() {
+	local a=${1//[.,]/} b=${2//[.,]/} d
+	d=$((10#$b - 10#$a))
+	printf '%d.%03d' $((d / 1000000)) $((d % 1000000 / 1000))
+}
+
+# ops_of MOUNTPOINT: "N OP CALLS" for each operation the client counts on
+# the mount (mountstats: the first number of each per-op line; N its place)
+ops_of() {
+	awk -v m="$1" '$1 == "device" { on = ($5 == m) }
+		on && $1 ~ /^[A-Z_0-9]+:$/ && NF >= 9 { print ++n, substr($1, 1, length($1) - 1), $2 }' /proc/self/mountstats
+}
+
+# ops_diff BEFORE AFTER (ops_of's): "rpcs N" (every operation), then the
+# ones a delegation spares or brings, lower case (open: OPEN and
+# OPEN_NOATTR, the client's open by file handle); then "all OP=N,..."
+# (those that changed)
+ops_diff() {
+	awk 'FILENAME == ARGV[1] { b[$1] = $3; next }
+	{ d = $3 - b[$1]; t += d; c[$2 == "OPEN_NOATTR" ? "OPEN" : $2] += d; if (d) a = a (a == "" ? "" : ",") $2 "=" d }
+	END {
+		printf "rpcs %d\n", t
+		n = split("OPEN CLOSE READ GETATTR LOOKUP ACCESS READDIR DELEGRETURN", o, " ")
+		for (i = 1; i <= n; i++) printf "%s %d\n", tolower(o[i]), c[o[i]]
+		printf "all %s\n", (a == "" ? "-" : a)
+	}' "$1" "$2"
+}
+
+# deleg_counters SERVER: "KEY VALUE" lines: usernfsd's delegation and
+# callback counters (usernfsctl stats); knfsd's delegations held now
+deleg_counters() {
+	local ctl
+	ctl=$(dirname "$daemon")/usernfsctl
+	case $1 in
+	usernfsd|usernfsd_off)
+		[ -x "$ctl" ] || return 0
+		"$ctl" -s "$work/uv$([ "$1" = usernfsd_off ] && echo -off).sock" stats 2>/dev/null |
+			awk '$1 ~ /^(delegations|callbacks)_/ && NF == 2 { print $1, $2 }' ;;
+	knfsd)
+		# (cat: each client's file; none is "0")
+		echo "delegations_held $(cat /proc/fs/nfsd/clients/*/states 2>/dev/null | grep -c 'type: deleg')" ;;
+	esac
+}
+
+cget() { awk -v k="$2" '$1 == k { v = $2 } END { print v + 0 }' "$1"; }   # cget FILE KEY
+dval() { awk -v s="$1" -v k="$2" '$1 == s && $2 == k { v = $3 } END { print v }' "$REPS_FILE"; }   # dval MODE KEY
+
+deleg_pass() {   # deleg_pass MODE REP PASS DIR MOUNTPOINT: read every file, then stat every file, timed
+	local mode=$1 rep=$2 p=$3 dir=$4 m=$5 t0 t1 t2 out n k v s
+	ops_of "$m" >"$work/ops0"
+	t0=$EPOCHREALTIME
+	if ! out=$(timeout -s KILL 900 find "$dir" -type f -exec cat {} + 2>&1 >/dev/null); then
+		say "$mode ($rep/$reps): pass $p: reading the files failed: $out"
+		kv "$mode.error" "round $rep: pass $p: reading the files failed: $(tail -n 1 <<<"$out")"
+		return 1
+	fi
+	t1=$EPOCHREALTIME
+	if ! out=$(timeout -s KILL 900 ls -lR "$dir" 2>&1 >"$work/ls.out"); then
+		say "$mode ($rep/$reps): pass $p: ls -lR failed: $out"
+		kv "$mode.error" "round $rep: pass $p: ls -lR failed: $(tail -n 1 <<<"$out")"
+		return 1
+	fi
+	t2=$EPOCHREALTIME
+	ops_of "$m" >"$work/ops1"
+	n=$(grep -c '^-' "$work/ls.out")
+	if [ "$n" != "$deleg_n" ]; then
+		kv "$mode.error" "round $rep: pass $p: ls -lR listed $n files, not $deleg_n"
+		return 1
+	fi
+	s=$(dsecs "$t0" "$t2")
+	rec "$mode" "$rep" "pass$p.s" "$s"
+	rec "$mode" "$rep" "pass$p.read_s" "$(dsecs "$t0" "$t1")"
+	rec "$mode" "$rep" "pass$p.stat_s" "$(dsecs "$t1" "$t2")"
+	rec "$mode" "$rep" "pass$p.ops_s" "$(awk -v n="$deleg_n" -v s="$s" 'BEGIN { printf "%.1f", (s > 0 ? 2 * n / s : 0) }')"
+	while read -r k v; do
+		if [ "$k" = all ]; then
+			say "delegations round $rep/$reps: $mode: pass $p: the client's RPCs: $v"
+		else
+			rec "$mode" "$rep" "pass$p.$k" "$v"
+		fi
+	done <<<"$(ops_diff "$work/ops0" "$work/ops1")"
+}
+
+# deleg_end MOUNTPOINT LOCALDIR: umount, remove the tree on the tmpfs,
+# leases back on
+deleg_end() {
+	timeout -s KILL 300 umount "$1" 2>/dev/null || umount -f -l "$1" || say "umount $1 failed"
+	rm -rf "$2"
+	echo 1 >/proc/sys/fs/leases-enable
+}
+
+deleg_one() {   # deleg_one MODE REP: mount, make the tree, drop_caches, pass 1, pass 2, umount
+	local mode=$1 rep=$2 s m d l out t0 t1 k le=1 what
+	s=$(deleg_server "$mode")
+	m=$mnt-$mode
+	d=$m/$mode.r$rep
+	l=$(vexport "$s")/$mode.r$rep
+	# knfsd's delegations are kernel leases: with leases off it grants none
+	[ "$mode" != knfsd_deleg_off ] || le=0
+	echo "$le" >/proc/sys/fs/leases-enable ||
+		{ kv "$mode.error" "round $rep: cannot write /proc/sys/fs/leases-enable"; return 1; }
+	mkdir -p "$m"
+	if ! out=$(vmount "$s" 4.2 "$m"); then
+		say "$mode: mount failed: $out"
+		kv "$mode.error" "round $rep: mount failed: $out"
+		echo 1 >/proc/sys/fs/leases-enable
+		return 1
+	fi
+	if ! grep -q " $m nfs4 .*vers=4\\.2," /proc/mounts; then
+		say "$mode: mounted, but not as version 4.2: $(grep " $m " /proc/mounts)"
+		kv "$mode.error" "round $rep: mounted, but not as version 4.2"
+		deleg_end "$m" "$l"
+		return 1
+	fi
+	[ "$rep" -gt 1 ] || say "$mode: mounted: $(grep " $m " /proc/mounts | cut -d' ' -f4)"
+	deleg_counters "$s" >"$work/dc0"
+	t0=$EPOCHREALTIME
+	# shellcheck disable=SC2016 # "$1" is that bash's
+	if ! out=$(deleg_n=$deleg_n deleg_kib=$deleg_kib deleg_per_dir=$deleg_per_dir \
+		timeout -s KILL 900 bash -c 'deleg_mktree "$1"' _ "$d" 2>&1); then
+		say "$mode ($rep/$reps): making the files failed: $out"
+		kv "$mode.error" "round $rep: making the files failed: $(tail -n 1 <<<"$out")"
+		deleg_end "$m" "$l"
+		return 1
+	fi
+	t1=$EPOCHREALTIME
+	rec "$mode" "$rep" create.s "$(dsecs "$t0" "$t1")"
+	[ "$deleg_wait" -eq 0 ] || sleep "$deleg_wait"
+	# cold for pass 1 (the client's pages, attributes and names); not
+	# again before pass 2
+	drop_caches
+	deleg_pass "$mode" "$rep" 1 "$d" "$m" || { deleg_end "$m" "$l"; return 1; }
+	deleg_counters "$s" >"$work/dc1"
+	deleg_pass "$mode" "$rep" 2 "$d" "$m" || { deleg_end "$m" "$l"; return 1; }
+	deleg_counters "$s" >"$work/dc2"
+	deleg_end "$m" "$l"
+	deleg_counters "$s" >"$work/dc3"
+	case $s in
+	usernfsd|usernfsd_off)
+		# over the mode, up to after the umount (the client returns what it holds)
+		for k in granted recalled returned revoked; do
+			rec "$mode" "$rep" "deleg.$k" $(( $(cget "$work/dc3" "delegations_$k") - $(cget "$work/dc0" "delegations_$k") ))
+		done
+		rec "$mode" "$rep" deleg.granted_pass2 $(( $(cget "$work/dc2" delegations_granted) - $(cget "$work/dc1" delegations_granted) ))
+		rec "$mode" "$rep" deleg.returned_early $(( $(cget "$work/dc2" delegations_returned) - $(cget "$work/dc0" delegations_returned) ))
+		rec "$mode" "$rep" callbacks.sent $(( $(cget "$work/dc3" callbacks_sent) - $(cget "$work/dc0" callbacks_sent) ))
+		what="granted $(dval "$mode" deleg.granted) (pass 2: $(dval "$mode" deleg.granted_pass2)), returned $(dval "$mode" deleg.returned) ($(dval "$mode" deleg.returned_early) before the umount), recalled $(dval "$mode" deleg.recalled), revoked $(dval "$mode" deleg.revoked)" ;;
+	knfsd)
+		rec "$mode" "$rep" deleg.held_pass1 "$(cget "$work/dc1" delegations_held)"
+		rec "$mode" "$rep" deleg.held_pass2 "$(cget "$work/dc2" delegations_held)"
+		what="held after pass 1 $(dval "$mode" deleg.held_pass1), after pass 2 $(dval "$mode" deleg.held_pass2)" ;;
+	*) what="not counted (the server's side)" ;;
+	esac
+	say "delegations round $rep/$reps: $mode: create $(dval "$mode" create.s) s;" \
+		"pass 1 $(dval "$mode" pass1.s) s (read $(dval "$mode" pass1.read_s), stat $(dval "$mode" pass1.stat_s));" \
+		"pass 2 $(dval "$mode" pass2.s) s (read $(dval "$mode" pass2.read_s), stat $(dval "$mode" pass2.stat_s)), $(dval "$mode" pass2.ops_s) ops/s;" \
+		"RPCs pass 1 $(dval "$mode" pass1.rpcs) (OPEN $(dval "$mode" pass1.open), GETATTR $(dval "$mode" pass1.getattr), READ $(dval "$mode" pass1.read)), pass 2 $(dval "$mode" pass2.rpcs) (OPEN $(dval "$mode" pass2.open), GETATTR $(dval "$mode" pass2.getattr), READ $(dval "$mode" pass2.read));" \
+		"delegations: $what"
+}
+
+# What the servers said over the whole part: usernfsd's counters (both
+# instances) and log lines, knfsd's and the client's kernel messages
+deleg_logs() {
+	local ctl sfx t k v
+	ctl=$(dirname "$daemon")/usernfsctl
+	for sfx in '' -off; do
+		t=usernfsd_deleg_on
+		[ -z "$sfx" ] || t=usernfsd_deleg_off
+		if [ -x "$ctl" ] && [ -S "$work/uv$sfx.sock" ]; then
+			"$ctl" -s "$work/uv$sfx.sock" stats >"$work/uv$sfx.stats" 2>&1
+			sed "s/^/guest-bench: usernfsd stats ($t): /" "$work/uv$sfx.stats"
+			while read -r k v; do
+				case $k in
+				delegations_*|callbacks_*) kv "delegations.$t.$k" "$v" ;;
+				esac
+			done <"$work/uv$sfx.stats"
+		fi
+		[ -f "$work/usernfsd-v$sfx.log" ] || continue
+		kv "delegations.$t.log_lines" "$(wc -l <"$work/usernfsd-v$sfx.log")"
+		tail -n 20 "$work/usernfsd-v$sfx.log" | sed "s/^/guest-bench: usernfsd log ($t): /"
+	done
+	dmesg | grep -iE 'nfs|rpc|deleg|lease' | grep -vE 'Registered|Registering|drop_caches|ommand line|Installing knfsd|NFSD: Using' |
+		tail -n 20 | sed 's/^/guest-bench: dmesg: /'
+}
+
+deleg_runs() {
+	local rep i mode modes=() leases0 n
+	REPS_FILE=$work/dreps DEAD='' SECTION=delegations
+	: >"$REPS_FILE"
+	export -f deleg_mktree
+	if ! leases0=$(cat /proc/sys/fs/leases-enable 2>/dev/null); then
+		say "delegations: no /proc/sys/fs/leases-enable"
+		kv delegations.error "no /proc/sys/fs/leases-enable in the guest"
+		return 1
+	fi
+	mkdir -p "$exp/vk" "$exp/vu" "$exp/vg"
+	if start_usernfsd_v; then
+		modes+=(usernfsd_deleg_on)
+	else
+		say "delegations: usernfsd did not start: $(tail -n 3 "$work/usernfsd-v.log" | tr '\n' ' ')"
+		kv usernfsd_deleg_on.error "usernfsd --nfs-versions 3,4.1,4.2 did not start"
+	fi
+	if start_usernfsd_v -off $U_OFF_NFS $U_OFF_MNT --no-delegations; then
+		modes+=(usernfsd_deleg_off)
+	else
+		say "delegations: usernfsd --no-delegations did not start: $(tail -n 3 "$work/usernfsd-v-off.log" | tr '\n' ' ')"
+		kv usernfsd_deleg_off.error "usernfsd --no-delegations did not start"
+	fi
+	[ -z "$K_UP" ] || modes+=(knfsd_deleg_on knfsd_deleg_off)
+	GANESHA_ERR='' G_PID=''
+	if start_ganesha; then
+		modes+=(ganesha)
+	else
+		say "delegations: nfs-ganesha could not be started: $GANESHA_ERR"
+		kv ganesha.error "cannot start nfs-ganesha: $GANESHA_ERR"
+	fi
+	if [ -n "$K_UP" ]; then
+		say "delegations: knfsd serves $(cat /proc/fs/nfsd/versions 2>/dev/null), lease $(cat /proc/fs/nfsd/nfsv4leasetime 2>/dev/null) s"
+		kv delegations.knfsd_lease_s "$(cat /proc/fs/nfsd/nfsv4leasetime 2>/dev/null)"
+		# its NFSv4 grace period (10 s from its start): OPENs wait it out
+		i=$(( K_T0 + 15 - $(date +%s) ))
+		[ "$i" -le 0 ] || { say "delegations: waiting ${i} s for knfsd's grace period to end"; sleep "$i"; }
+	fi
+	n=$(( (deleg_n + deleg_per_dir - 1) / deleg_per_dir ))
+	kv delegations.files "$deleg_n"
+	kv delegations.file_kib "$deleg_kib"
+	kv delegations.dirs "$n"
+	kv delegations.wait_s "$deleg_wait"
+	kv delegations.lo_delay_ms "$deleg_delay"
+	if [ "$deleg_delay" != 0 ]; then
+		if ! { modprobe sch_netem && tc qdisc add dev lo root netem delay "${deleg_delay}ms"; } >"$work/tc.out" 2>&1; then
+			say "delegations: cannot delay lo by $deleg_delay ms: $(tr '\n' ' ' <"$work/tc.out")"
+			kv delegations.error "cannot delay lo (tc netem): $(tr '\n' ' ' <"$work/tc.out")"
+			return 1
+		fi
+		say "delegations: every packet on lo delayed $deleg_delay ms (netem; $(tc qdisc show dev lo | head -n 1))"
+	fi
+	say "delegations: $deleg_n files of $deleg_kib KiB in $n directories, NFSv4.2, default caching; ${deleg_wait} s between making them and pass 1; modes: ${modes[*]}; $reps rounds (the modes one after the other, the first rotating)"
+	for rep in $(seq "$reps"); do
+		for ((i = 0; i < ${#modes[@]}; i++)); do
+			mode=${modes[(i + rep - 1) % ${#modes[@]}]}
+			[[ " $DEAD " != *" $mode "* ]] || continue
+			if ! deleg_one "$mode" "$rep"; then
+				DEAD="$DEAD $mode"
+				say "$mode: dropped from the runs; its server's log:"
+				vdiag "$(deleg_server "$mode")"
+			fi
+		done
+	done
+	echo "$leases0" >/proc/sys/fs/leases-enable
+	[ "$deleg_delay" = 0 ] || tc qdisc del dev lo root 2>/dev/null
+	report_medians "$REPS_FILE"
+	REPS_FILE=
+	deleg_logs
+	[ -z "$G_PID" ] || { kill -TERM "$G_PID" 2>/dev/null; wait "$G_PID" 2>/dev/null; }
+	for i in "$work/uv.pid" "$work/uv-off.pid"; do
+		[ ! -s "$i" ] || kill -TERM "$(cat "$i")" 2>/dev/null
+	done
+}
+
 # /tmp is half the guest's 1 GiB: too small for bonnie's 512 MiB file
 mkdir -p "$exp" "$work/state" "$mnt"
 : >"$work/reps"
@@ -912,7 +1268,7 @@ fi
 # Both run from here on (on different ports), for the ext4 runs' turns and
 # the tmpfs runs'; each stays idle while the other is measured.
 if [ -n "$only_versions" ]; then
-	if [ -n "$flavors" ]; then flavor_runs; else version_runs; fi
+	if [ -n "$deleg_n" ]; then deleg_runs; elif [ -n "$flavors" ]; then flavor_runs; else version_runs; fi
 	[ -z "$K_UP" ] || rpc.nfsd 0 >/dev/null 2>&1
 	exit 0
 fi
