@@ -17,54 +17,13 @@
 #include "fs/lease.h"
 #include "locks.h"
 #include "nfs4_state.h"
+#include "nfs4_state_impl.h"
 
-#define NBUCKETS 1024
-
-/*
- * A delegation (N4K_DELEG) is kept as one more kind of stateid: found by
- * stateid and by file like the others, gone with its client. Its owner
- * bytes are the file's handle, which a recall names; lease is the fs
- * layer's kernel lease that stands for it on the server.
- */
-enum n4_kind { N4K_OPEN, N4K_LOCK, N4K_DELEG, N4K_REVOKED };
-
-/*
- * An open, or a lock owner's stateid on the file of an open (RFC 8881
- * 8.2.1): a lock state's parent is that open, and goes before it.
- */
-struct n4_open {
-	struct n4_open *by_other, *by_file;
-	enum n4_kind kind;
-	struct n4_open *parent;		/* N4K_LOCK: its open */
-	struct sockaddr_storage peer;	/* N4K_LOCK: where its locks came from */
-	int held;			/* N4K_LOCK: it holds a range, as the lock manager said last */
-	int unconfirmed;		/* N4K_OPEN of an NFSv4.0 open-owner not yet confirmed */
-	int lease;			/* N4K_DELEG: fs/lease.h's, dropped when it goes */
-	time_t recalled;		/* N4K_DELEG: when CB_RECALL was asked for (0: not) */
-	int no_free;			/* N4K_DELEG of an NFSv4.0 client: revoked, it just goes */
-	int recall_queued;		/* N4K_DELEG: its CB_RECALL is on its way */
-	uint64_t clientid;
-	struct n4_file file;
-	unsigned access, deny;
-	uint32_t seqid;
-	uint8_t other[N4_OTHER_SIZE];
-	size_t ownerlen;
-	uint8_t owner[];
-};
-
-/* How many stateids a client holds. */
-struct n4_holder {
-	struct n4_holder *next;
-	uint64_t clientid;
-	unsigned n;
-	unsigned revoked;	/* N4K_REVOKED stateids among them */
-	unsigned delegs;	/* N4K_DELEG ones */
-};
-
-static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct n4_open *other_hash[NBUCKETS], *file_hash[NBUCKETS];
+pthread_mutex_t n4s_lock = PTHREAD_MUTEX_INITIALIZER;
+struct n4_open *n4s_other_hash[NBUCKETS], *n4s_file_hash[NBUCKETS];
 static struct n4_holder *holder_hash[NBUCKETS];
-static unsigned nstate, ndelegs, nrevoked;
+static unsigned nstate;
+unsigned n4s_ndelegs, n4s_nrevoked;
 static uint32_t instance, counter;
 
 void
@@ -82,8 +41,8 @@ other_bucket(const uint8_t other[N4_OTHER_SIZE])
 	return n % NBUCKETS;
 }
 
-static unsigned
-file_bucket(const struct n4_file *f)
+unsigned
+n4s_file_bucket(const struct n4_file *f)
 {
 	return (unsigned)((f->ino * 31 + f->export_id) % NBUCKETS);
 }
@@ -95,14 +54,14 @@ same_owner(const uint8_t *a, size_t alen, const void *b, size_t blen)
 	return alen == blen && (alen == 0 || memcmp(a, b, alen) == 0);
 }
 
-static int
-same_file(const struct n4_file *a, const struct n4_file *b)
+int
+n4s_same_file(const struct n4_file *a, const struct n4_file *b)
 {
 	return a->export_id == b->export_id && a->ino == b->ino;
 }
 
-static struct n4_holder **
-holder_slot(uint64_t clientid)
+struct n4_holder **
+n4s_holder_slot(uint64_t clientid)
 {
 	struct n4_holder **pp = &holder_hash[clientid % NBUCKETS];
 
@@ -115,7 +74,7 @@ holder_slot(uint64_t clientid)
 static int
 charge(uint64_t clientid)
 {
-	struct n4_holder **pp = holder_slot(clientid);
+	struct n4_holder **pp = n4s_holder_slot(clientid);
 
 	if (nstate >= N4_MAX_STATE || (*pp && (*pp)->n >= N4_MAX_STATE_CLIENT))
 		return -1;
@@ -132,7 +91,7 @@ charge(uint64_t clientid)
 static void
 uncharge(uint64_t clientid)
 {
-	struct n4_holder **pp = holder_slot(clientid), *h = *pp;
+	struct n4_holder **pp = n4s_holder_slot(clientid), *h = *pp;
 
 	if (h == NULL)
 		return;
@@ -148,7 +107,7 @@ find_other(const uint8_t other[N4_OTHER_SIZE])
 {
 	struct n4_open *o;
 
-	for (o = other_hash[other_bucket(other)]; o; o = o->by_other)
+	for (o = n4s_other_hash[other_bucket(other)]; o; o = o->by_other)
 		if (memcmp(o->other, other, N4_OTHER_SIZE) == 0)
 			return o;
 	return NULL;
@@ -159,9 +118,9 @@ find_open(const struct n4_open_in *in)
 {
 	struct n4_open *o;
 
-	for (o = file_hash[file_bucket(&in->file)]; o; o = o->by_file)
+	for (o = n4s_file_hash[n4s_file_bucket(&in->file)]; o; o = o->by_file)
 		if (o->kind == N4K_OPEN && o->clientid == in->clientid &&
-		    same_file(&o->file, &in->file) &&
+		    n4s_same_file(&o->file, &in->file) &&
 		    same_owner(o->owner, o->ownerlen, in->owner, in->ownerlen))
 			return o;
 	return NULL;
@@ -174,41 +133,41 @@ share_conflict(const struct n4_file *file, const struct n4_open *self, unsigned 
 {
 	const struct n4_open *o;
 
-	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
-		if (o != self && o->kind == N4K_OPEN && same_file(&o->file, file) &&
+	for (o = n4s_file_hash[n4s_file_bucket(file)]; o; o = o->by_file)
+		if (o != self && o->kind == N4K_OPEN && n4s_same_file(&o->file, file) &&
 		    ((access & o->deny) || (deny & o->access)))
 			return 1;
 	return 0;
 }
 
-static void
-unlink_open(struct n4_open *o)
+void
+n4s_unlink(struct n4_open *o)
 {
 	struct n4_open **pp;
 
-	for (pp = &other_hash[other_bucket(o->other)]; *pp != o; pp = &(*pp)->by_other)
+	for (pp = &n4s_other_hash[other_bucket(o->other)]; *pp != o; pp = &(*pp)->by_other)
 		;
 	*pp = o->by_other;
-	for (pp = &file_hash[file_bucket(&o->file)]; *pp != o; pp = &(*pp)->by_file)
+	for (pp = &n4s_file_hash[n4s_file_bucket(&o->file)]; *pp != o; pp = &(*pp)->by_file)
 		;
 	*pp = o->by_file;
 	if (o->kind == N4K_DELEG) {
 		fs_lease_drop(o->lease);
-		ndelegs--;
-		if (*holder_slot(o->clientid))
-			(*holder_slot(o->clientid))->delegs--;
+		n4s_ndelegs--;
+		if (*n4s_holder_slot(o->clientid))
+			(*n4s_holder_slot(o->clientid))->delegs--;
 	}
 	if (o->kind == N4K_REVOKED) {
-		nrevoked--;
-		if (*holder_slot(o->clientid))
-			(*holder_slot(o->clientid))->revoked--;
+		n4s_nrevoked--;
+		if (*n4s_holder_slot(o->clientid))
+			(*n4s_holder_slot(o->clientid))->revoked--;
 	}
 	uncharge(o->clientid);
 	free(o);
 }
 
-static struct n4_open *
-new_open(const struct n4_open_in *in)
+struct n4_open *
+n4s_new_open(const struct n4_open_in *in)
 {
 	struct n4_open *o;
 	uint32_t rnd = 0, n;
@@ -233,11 +192,11 @@ new_open(const struct n4_open_in *in)
 		rnd = n * 2654435761u;
 	memcpy(o->other + 8, &rnd, 4);
 	b = other_bucket(o->other);
-	o->by_other = other_hash[b];
-	other_hash[b] = o;
-	b = file_bucket(&o->file);
-	o->by_file = file_hash[b];
-	file_hash[b] = o;
+	o->by_other = n4s_other_hash[b];
+	n4s_other_hash[b] = o;
+	b = n4s_file_bucket(&o->file);
+	o->by_file = n4s_file_hash[b];
+	n4s_file_hash[b] = o;
 	return o;
 }
 
@@ -247,8 +206,8 @@ open_of(const struct n4_open *o)
 	return o->kind == N4K_LOCK ? o->parent : o;
 }
 
-static void
-answer(const struct n4_open *o, struct n4_stateid *out)
+void
+n4s_answer(const struct n4_open *o, struct n4_stateid *out)
 {
 	out->seqid = o->seqid;
 	memcpy(out->other, o->other, N4_OTHER_SIZE);
@@ -267,11 +226,11 @@ n4_open(const struct n4_open_in *in, struct n4_stateid *out)
 	enum n4_state_result r = N4S_OK;
 	struct n4_open *o;
 
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	o = find_open(in);
 	if (share_conflict(&in->file, o, in->access, in->deny)) {
 		r = N4S_SHARE_DENIED;
-	} else if (o == NULL && (o = new_open(in)) == NULL) {
+	} else if (o == NULL && (o = n4s_new_open(in)) == NULL) {
 		r = N4S_DELAY;
 	} else {
 		if (o->seqid == 0)
@@ -279,9 +238,9 @@ n4_open(const struct n4_open_in *in, struct n4_stateid *out)
 		o->access |= in->access;
 		o->deny |= in->deny;
 		o->seqid = next_seqid(o->seqid);
-		answer(o, out);
+		n4s_answer(o, out);
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -311,8 +270,8 @@ lookup_any(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out
 	return N4S_OK;
 }
 
-static enum n4_state_result
-lookup_sid(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out)
+enum n4_state_result
+n4s_lookup_sid(uint64_t clientid, const struct n4_stateid *sid, struct n4_open **out)
 {
 	return lookup_any(clientid, sid, out, 0);
 }
@@ -323,16 +282,16 @@ n4_open_confirm(uint64_t clientid, const struct n4_stateid *sid, struct n4_state
 	enum n4_state_result r;
 	struct n4_open *o;
 
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	r = lookup_any(clientid, sid, &o, 1);
 	if (r == N4S_OK && o->kind != N4K_OPEN)
 		r = N4S_BAD_STATEID;
 	if (r == N4S_OK) {
 		o->unconfirmed = 0;
 		o->seqid = next_seqid(o->seqid);
-		answer(o, out);
+		n4s_answer(o, out);
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -344,7 +303,7 @@ n4_stateid_owner(const struct n4_stateid *sid, struct n4_sid_owner *out)
 
 	if (memcmp(sid->other, &instance, 4) != 0)
 		return N4S_STALE_STATEID;
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	if ((o = find_other(sid->other)) == NULL) {
 		r = N4S_BAD_STATEID;
 	} else {
@@ -353,7 +312,7 @@ n4_stateid_owner(const struct n4_stateid *sid, struct n4_sid_owner *out)
 		out->ownerlen = o->ownerlen;
 		memcpy(out->owner, o->owner, o->ownerlen);
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -364,8 +323,8 @@ n4_open_downgrade(uint64_t clientid, const struct n4_stateid *sid, unsigned acce
 	enum n4_state_result r;
 	struct n4_open *o;
 
-	pthread_mutex_lock(&state_lock);
-	r = lookup_sid(clientid, sid, &o);
+	pthread_mutex_lock(&n4s_lock);
+	r = n4s_lookup_sid(clientid, sid, &o);
 	if (r == N4S_OK && o->kind != N4K_OPEN)
 		r = N4S_BAD_STATEID;
 	if (r == N4S_OK && (access == 0 || (access & ~o->access) || (deny & ~o->deny)))
@@ -374,9 +333,9 @@ n4_open_downgrade(uint64_t clientid, const struct n4_stateid *sid, unsigned acce
 		o->access = access;
 		o->deny = deny;
 		o->seqid = next_seqid(o->seqid);
-		answer(o, out);
+		n4s_answer(o, out);
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -392,7 +351,7 @@ static void
 drop_locks_of(struct n4_open *open, n4_release_fn fn, void *arg)
 {
 	for (unsigned b = 0; b < NBUCKETS; b++) {
-		struct n4_open *o = other_hash[b], *next;
+		struct n4_open *o = n4s_other_hash[b], *next;
 
 		for (; o; o = next) {
 			next = o->by_other;
@@ -400,8 +359,8 @@ drop_locks_of(struct n4_open *open, n4_release_fn fn, void *arg)
 				continue;
 			if (o->held && fn)
 				fn(arg, o->owner, o->ownerlen, &o->peer);
-			unlink_open(o);
-			next = other_hash[b];	/* the chain changed: start it again */
+			n4s_unlink(o);
+			next = n4s_other_hash[b];	/* the chain changed: start it again */
 		}
 	}
 }
@@ -413,17 +372,17 @@ n4_close(uint64_t clientid, const struct n4_stateid *sid, struct n4_file *file,
 	enum n4_state_result r;
 	struct n4_open *o;
 
-	pthread_mutex_lock(&state_lock);
-	r = lookup_sid(clientid, sid, &o);
+	pthread_mutex_lock(&n4s_lock);
+	r = n4s_lookup_sid(clientid, sid, &o);
 	if (r == N4S_OK && o->kind != N4K_OPEN)
 		r = N4S_BAD_STATEID;
 	if (r == N4S_OK) {
 		*file = o->file;
 		/* The locks go with the open, as POSIX's go with close (RFC 8881 18.2.3). */
 		drop_locks_of(o, fn, arg);
-		unlink_open(o);
+		n4s_unlink(o);
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -432,8 +391,8 @@ find_lock(uint64_t clientid, const struct n4_file *f, const void *owner, size_t 
 {
 	struct n4_open *o;
 
-	for (o = file_hash[file_bucket(f)]; o; o = o->by_file)
-		if (o->kind == N4K_LOCK && o->clientid == clientid && same_file(&o->file, f) &&
+	for (o = n4s_file_hash[n4s_file_bucket(f)]; o; o = o->by_file)
+		if (o->kind == N4K_LOCK && o->clientid == clientid && n4s_same_file(&o->file, f) &&
 		    same_owner(o->owner, o->ownerlen, owner, len))
 			return o;
 	return NULL;
@@ -445,7 +404,7 @@ lock_of_new_owner(const struct n4_lock_in *in, struct n4_open **out, int *create
 {
 	struct n4_open *open, *l;
 	struct n4_open_in oi;
-	enum n4_state_result r = lookup_sid(in->clientid, &in->sid, &open);
+	enum n4_state_result r = n4s_lookup_sid(in->clientid, &in->sid, &open);
 
 	if (r != N4S_OK)
 		return r;
@@ -460,7 +419,7 @@ lock_of_new_owner(const struct n4_lock_in *in, struct n4_open **out, int *create
 	oi.owner = in->owner;
 	oi.ownerlen = in->ownerlen;
 	oi.file = open->file;
-	if ((l = new_open(&oi)) == NULL)
+	if ((l = n4s_new_open(&oi)) == NULL)
 		return N4S_DELAY;
 	l->kind = N4K_LOCK;
 	l->parent = open;
@@ -477,11 +436,11 @@ n4_lock_get(const struct n4_lock_in *in, struct n4_lock_out *out)
 	struct n4_open *l = NULL;
 
 	memset(out, 0, sizeof(*out));
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	if (in->new_owner) {
 		r = lock_of_new_owner(in, &l, &out->created);
 	} else {
-		r = lookup_sid(in->clientid, &in->sid, &l);
+		r = n4s_lookup_sid(in->clientid, &in->sid, &l);
 		if (r == N4S_OK && l->kind != N4K_LOCK)
 			r = N4S_BAD_STATEID;
 	}
@@ -493,7 +452,7 @@ n4_lock_get(const struct n4_lock_in *in, struct n4_lock_out *out)
 		out->ownerlen = l->ownerlen;
 		out->peer = l->peer;
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -504,19 +463,19 @@ n4_lock_put(uint64_t clientid, const uint8_t other[N4_OTHER_SIZE], int changed, 
 	enum n4_state_result r = N4S_OK;
 	struct n4_open *l;
 
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	l = find_other(other);
 	if (l == NULL || l->clientid != clientid || l->kind != N4K_LOCK) {
 		r = N4S_BAD_STATEID;	/* its open was closed meanwhile */
 	} else if (!changed && created) {
-		unlink_open(l);		/* a first lock denied: no stateid for nothing */
+		n4s_unlink(l);		/* a first lock denied: no stateid for nothing */
 	} else {
 		l->held = held;
 		if (changed)
 			l->seqid = next_seqid(l->seqid);
-		answer(l, out);
+		n4s_answer(l, out);
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -525,8 +484,8 @@ deny_of_others(const struct n4_file *file, unsigned need)
 {
 	const struct n4_open *o;
 
-	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
-		if (o->kind == N4K_OPEN && same_file(&o->file, file) && (o->deny & need))
+	for (o = n4s_file_hash[n4s_file_bucket(file)]; o; o = o->by_file)
+		if (o->kind == N4K_OPEN && n4s_same_file(&o->file, file) && (o->deny & need))
 			return 1;
 	return 0;
 }
@@ -538,18 +497,18 @@ n4_stateid_use(uint64_t clientid, const struct n4_stateid *sid, const struct n4_
 	enum n4_state_result r = N4S_OK;
 	struct n4_open *o;
 
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	if (sid == NULL) {
 		if (deny_of_others(file, need))
 			r = N4S_LOCKED;
-	} else if ((r = lookup_sid(clientid, sid, &o)) == N4S_OK) {
-		if (!same_file(&o->file, file))
+	} else if ((r = n4s_lookup_sid(clientid, sid, &o)) == N4S_OK) {
+		if (!n4s_same_file(&o->file, file))
 			r = N4S_BAD_STATEID;
 		/* Reading with a write-only open is allowed, as knfsd allows it. */
 		else if ((need & N4_SHARE_WRITE) && !(open_of(o)->access & N4_SHARE_WRITE))
 			r = N4S_OPENMODE;
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -559,9 +518,9 @@ n4_stateid_test(uint64_t clientid, const struct n4_stateid *sid)
 	enum n4_state_result r;
 	struct n4_open *o;
 
-	pthread_mutex_lock(&state_lock);
-	r = lookup_sid(clientid, sid, &o);
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
+	r = n4s_lookup_sid(clientid, sid, &o);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -571,19 +530,19 @@ n4_stateid_free(uint64_t clientid, const struct n4_stateid *sid)
 	enum n4_state_result r;
 	struct n4_open *o;
 
-	pthread_mutex_lock(&state_lock);
-	r = lookup_sid(clientid, sid, &o);
+	pthread_mutex_lock(&n4s_lock);
+	r = n4s_lookup_sid(clientid, sid, &o);
 	if (r == N4S_DELEG_REVOKED) {
-		unlink_open(o);		/* the client has seen it revoked */
-		pthread_mutex_unlock(&state_lock);
+		n4s_unlink(o);		/* the client has seen it revoked */
+		pthread_mutex_unlock(&n4s_lock);
 		return N4S_OK;
 	}
 	/* An open goes with CLOSE, a lock state once it holds nothing (RFC 8881 18.38.3). */
 	if (r == N4S_OK && (o->kind != N4K_LOCK || o->held))
 		r = N4S_LOCKS_HELD;	/* a delegation goes with DELEGRETURN */
 	else if (r == N4S_OK)
-		unlink_open(o);
-	pthread_mutex_unlock(&state_lock);
+		n4s_unlink(o);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
 }
 
@@ -592,245 +551,26 @@ n4_release_lockowner(uint64_t clientid, const void *owner, size_t ownerlen)
 {
 	enum n4_state_result r = N4S_OK;
 
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	for (unsigned b = 0; b < NBUCKETS && r == N4S_OK; b++)
-		for (const struct n4_open *o = other_hash[b]; o; o = o->by_other)
+		for (const struct n4_open *o = n4s_other_hash[b]; o; o = o->by_other)
 			if (o->kind == N4K_LOCK && o->clientid == clientid && o->held &&
 			    same_owner(o->owner, o->ownerlen, owner, ownerlen))
 				r = N4S_LOCKS_HELD;
 	for (unsigned b = 0; b < NBUCKETS && r == N4S_OK; b++) {
-		struct n4_open *o = other_hash[b], *next;
+		struct n4_open *o = n4s_other_hash[b], *next;
 
 		for (; o; o = next) {
 			next = o->by_other;
 			if (o->kind == N4K_LOCK && o->clientid == clientid &&
 			    same_owner(o->owner, o->ownerlen, owner, ownerlen)) {
-				unlink_open(o);
-				next = other_hash[b];
+				n4s_unlink(o);
+				next = n4s_other_hash[b];
 			}
 		}
 	}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 	return r;
-}
-
-/* ---- delegations (RFC 8881 10.2, 10.4) ---- */
-
-enum n4_state_result
-n4_deleg_grant(const struct n4_deleg_in *in, struct n4_stateid *out)
-{
-	struct n4_open_in oi;
-	struct n4_open *o;
-	enum n4_state_result r = N4S_OK;
-
-	if (in->fhlen > N4_LOCK_OWNER_MAX)
-		return N4S_INVAL;
-	pthread_mutex_lock(&state_lock);
-	for (o = file_hash[file_bucket(&in->file)]; o && r == N4S_OK; o = o->by_file) {
-		if (!same_file(&o->file, &in->file))
-			continue;
-		/* Someone writes it, or it is being recalled, or the client has one already. */
-		if ((o->kind == N4K_OPEN && (o->access & N4_SHARE_WRITE)) ||
-		    (o->kind == N4K_DELEG && (o->recalled || o->clientid == in->clientid)))
-			r = N4S_SHARE_DENIED;
-	}
-	if (r == N4S_OK && ndelegs >= N4_MAX_DELEGS)
-		r = N4S_DELAY;
-	memset(&oi, 0, sizeof(oi));
-	oi.clientid = in->clientid;
-	oi.owner = in->fh;
-	oi.ownerlen = in->fhlen;
-	oi.file = in->file;
-	if (r == N4S_OK && (o = new_open(&oi)) == NULL)
-		r = N4S_DELAY;
-	if (r == N4S_OK) {
-		o->kind = N4K_DELEG;
-		o->access = N4_SHARE_READ;
-		o->lease = in->lease;
-		o->no_free = in->minor0;
-		if (in->peer)
-			o->peer = *in->peer;
-		o->seqid = 1;
-		ndelegs++;
-		if (*holder_slot(o->clientid))
-			(*holder_slot(o->clientid))->delegs++;
-		answer(o, out);
-	}
-	pthread_mutex_unlock(&state_lock);
-	return r;
-}
-
-/*
- * A delegation taken back: its lease goes (the writer held back goes on);
- * the stateid stays, so that the client learns (DELEG_REVOKED, and
- * SEQUENCE's flag) and frees it (FREE_STATEID). Only 4.1 and later
- * clients get delegations, so every holder has FREE_STATEID.
- */
-static void
-revoke(struct n4_open *o)
-{
-	struct n4_holder *h = *holder_slot(o->clientid);
-
-	fs_lease_drop(o->lease);
-	o->lease = -1;
-	ndelegs--;
-	if (h)
-		h->delegs--;
-	if (o->no_free) {
-		/* An NFSv4.0 client has no FREE_STATEID: the stateid just goes. */
-		o->kind = N4K_REVOKED;	/* (unlink_open counts it off as such) */
-		nrevoked++;
-		if (h)
-			h->revoked++;
-		unlink_open(o);
-		return;
-	}
-	o->kind = N4K_REVOKED;
-	nrevoked++;
-	if (h)
-		h->revoked++;
-}
-
-int
-n4_state_client_delegs(uint64_t clientid)
-{
-	struct n4_holder *h;
-	int n;
-
-	pthread_mutex_lock(&state_lock);
-	h = *holder_slot(clientid);
-	n = h ? (int)h->delegs : 0;
-	pthread_mutex_unlock(&state_lock);
-	return n;
-}
-
-int
-n4_state_client_revoked(uint64_t clientid)
-{
-	struct n4_holder *h;
-	int r;
-
-	/* Asked by every SEQUENCE: no lock while nothing is revoked anywhere. */
-	if (__atomic_load_n(&nrevoked, __ATOMIC_RELAXED) == 0)
-		return 0;
-	pthread_mutex_lock(&state_lock);
-	h = *holder_slot(clientid);
-	r = h && h->revoked;
-	pthread_mutex_unlock(&state_lock);
-	return r;
-}
-
-/* Has fn queue o's recall (with the state lock held: fn only queues). */
-static void
-queue(struct n4_open *o, n4_recall_fn fn, void *arg)
-{
-	struct n4_stateid sid;
-
-	answer(o, &sid);
-	o->recall_queued = fn == NULL || fn(arg, o->clientid, &sid, o->owner, o->ownerlen,
-	    &o->peer) == 0;
-}
-
-/* Marks o for recall, once; the revocation clock starts now. */
-static void
-recall(struct n4_open *o, time_t now, n4_recall_fn fn, void *arg)
-{
-	if (o->recalled)
-		return;
-	o->recalled = now ? now : 1;
-	queue(o, fn, arg);
-}
-
-unsigned
-n4_deleg_conflicts(const struct n4_file *file, uint64_t clientid, unsigned access, time_t now,
-    n4_recall_fn fn, void *arg)
-{
-	struct n4_open *o;
-	unsigned n = 0;
-
-	(void)clientid;		/* a read delegation is in the way of any writer, its holder too */
-	if (!(access & N4_SHARE_WRITE))
-		return 0;
-	pthread_mutex_lock(&state_lock);
-	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
-		if (o->kind == N4K_DELEG && same_file(&o->file, file)) {
-			recall(o, now, fn, arg);
-			n++;
-		}
-	pthread_mutex_unlock(&state_lock);
-	return n;
-}
-
-unsigned
-n4_deleg_break_others(const struct n4_file *file, uint64_t except, time_t now, n4_recall_fn fn,
-    void *arg)
-{
-	struct n4_open *o;
-	unsigned n = 0;
-
-	/* Most changes meet no delegation at all: no lock for them. */
-	if (__atomic_load_n(&ndelegs, __ATOMIC_RELAXED) == 0)
-		return 0;
-	pthread_mutex_lock(&state_lock);
-	for (o = file_hash[file_bucket(file)]; o; o = o->by_file)
-		if (o->kind == N4K_DELEG && same_file(&o->file, file) && o->clientid != except) {
-			recall(o, now, fn, arg);
-			n++;
-		}
-	pthread_mutex_unlock(&state_lock);
-	return n;
-}
-
-enum n4_state_result
-n4_deleg_return(uint64_t clientid, const struct n4_stateid *sid)
-{
-	enum n4_state_result r;
-	struct n4_open *o;
-
-	pthread_mutex_lock(&state_lock);
-	r = lookup_sid(clientid, sid, &o);
-	if (r == N4S_OK && o->kind != N4K_DELEG)
-		r = N4S_BAD_STATEID;
-	if (r == N4S_OK)
-		unlink_open(o);		/* its lease goes: a writer held back goes on */
-	pthread_mutex_unlock(&state_lock);
-	return r;
-}
-
-void
-n4_deleg_tick(time_t now, unsigned limit, int check_leases, n4_recall_fn fn, void *arg,
-    unsigned *revoked)
-{
-	*revoked = 0;
-	if (__atomic_load_n(&ndelegs, __ATOMIC_RELAXED) == 0)
-		return;		/* nothing to recall or revoke: the usual second */
-	pthread_mutex_lock(&state_lock);
-	for (unsigned b = 0; b < NBUCKETS; b++) {
-		struct n4_open *o = other_hash[b], *next;
-
-		for (; o; o = next) {
-			next = o->by_other;
-			if (o->kind != N4K_DELEG)
-				continue;
-			/*
-			 * Recalled and not returned within the limit: revoked. (A
-			 * lease being broken and one the kernel took away both read
-			 * as F_UNLCK, so the limit is the caller's to keep below the
-			 * kernel's lease-break time.)
-			 */
-			if (o->recalled && now - o->recalled > (time_t)limit) {
-				revoke(o);
-				(*revoked)++;
-				continue;
-			}
-			/* A process on the server wants to write it (SIGIO): recall. */
-			if (check_leases && !o->recalled && !fs_lease_intact(o->lease))
-				recall(o, now, fn, arg);
-			else if (o->recalled && !o->recall_queued)
-				queue(o, fn, arg);	/* the client's queue was full */
-		}
-	}
-	pthread_mutex_unlock(&state_lock);
 }
 
 /* Lock states first (their parents must outlive them), then opens. */
@@ -840,10 +580,10 @@ drop_where(int (*match)(const struct n4_open *, uint64_t, const void *), uint64_
 {
 	char caller[N4_CALLER_LEN];
 
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	for (int kind = N4K_REVOKED; kind >= N4K_OPEN; kind--)
 		for (unsigned b = 0; b < NBUCKETS; b++) {
-			struct n4_open *o = other_hash[b], *next;
+			struct n4_open *o = n4s_other_hash[b], *next;
 
 			for (; o; o = next) {
 				next = o->by_other;
@@ -853,10 +593,10 @@ drop_where(int (*match)(const struct n4_open *, uint64_t, const void *), uint64_
 					n4_lock_caller(o->clientid, caller);
 					locks_free_all(caller, &o->peer);
 				}
-				unlink_open(o);
+				n4s_unlink(o);
 			}
 		}
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_unlock(&n4s_lock);
 }
 
 static int
@@ -914,17 +654,17 @@ n4_state_client_busy(uint64_t clientid)
 {
 	int busy;
 
-	pthread_mutex_lock(&state_lock);
-	busy = *holder_slot(clientid) != NULL;
-	pthread_mutex_unlock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
+	busy = *n4s_holder_slot(clientid) != NULL;
+	pthread_mutex_unlock(&n4s_lock);
 	return busy;
 }
 
 void
 n4_state_count(struct n4_state_counts *c)
 {
-	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&n4s_lock);
 	c->opens = nstate;
-	c->delegations = ndelegs;
-	pthread_mutex_unlock(&state_lock);
+	c->delegations = n4s_ndelegs;
+	pthread_mutex_unlock(&n4s_lock);
 }
