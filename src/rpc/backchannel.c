@@ -213,12 +213,14 @@ int
 bc_decode_reply(const uint8_t *rec, size_t len, xdrproc_t xres, void *res, char *err,
     size_t errlen)
 {
+	char verf[MAX_AUTH_BYTES];	/* the reply's verifier: decoded here, not allocated */
 	struct rpc_msg m;
 	XDR x;
 	int ok;
 
 	memset(&m, 0, sizeof(m));
 	m.acpted_rply.ar_verf = _null_auth;
+	m.acpted_rply.ar_verf.oa_base = verf;
 	m.acpted_rply.ar_results.where = res;
 	m.acpted_rply.ar_results.proc = xres;
 	xdrmem_create(&x, (char *)(uintptr_t)rec, (u_int)len, XDR_DECODE);
